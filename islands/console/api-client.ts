@@ -1,0 +1,59 @@
+// Calls to /api from the console, with the user-id header every authenticated call needs and
+// the error handling of spec §8: 401 -> sign-in page, 429/500/405 fixed texts, otherwise the
+// server's message; success:false shows the server's message as an error toast.
+import { currentUser, rememberUser, text } from "./console-data.ts";
+import { showToast } from "./toasts.ts";
+
+export type Envelope<T = unknown> = { success: boolean; message: string; data?: T };
+
+export class ApiFailure extends Error {}
+
+export function userHeaders(): Record<string, string> {
+  const user = currentUser();
+  return user ? { "New-Api-User": String(user.id) } : {};
+}
+
+export function redirectToLogin(): void {
+  rememberUser(null);
+  window.location.href = "/login?expired=true";
+}
+
+/** Shows the message of spec §8 for an HTTP failure. Returns true when it was handled. */
+export function reportHttpFailure(status: number, message?: string): void {
+  if (status === 401) return redirectToLogin();
+  if (status === 429) return showToast(text("错误：请求次数过多，请稍后再试！"), "error");
+  if (status === 500) return showToast(text("错误：服务器内部错误，请联系管理员！"), "error");
+  if (status === 405) return showToast(text("本站仅作演示之用，无服务端！"), "error");
+  showToast(text("错误：") + (message ?? String(status)), "error");
+}
+
+/** Calls /api; resolves with the envelope's data or rejects after telling the user why. */
+export async function apiCall<T = unknown>(method: string, url: string, body?: unknown, quiet = false): Promise<Envelope<T>> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: { ...userHeaders(), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch (error) {
+    showToast(text("请求失败"), "error");
+    throw new ApiFailure(String(error));
+  }
+  let envelope: Envelope<T> | undefined;
+  try {
+    envelope = (await response.json()) as Envelope<T>;
+  } catch {
+    envelope = undefined;
+  }
+  if (!response.ok) {
+    reportHttpFailure(response.status, envelope?.message);
+    throw new ApiFailure(envelope?.message ?? String(response.status));
+  }
+  if (!envelope || !envelope.success) {
+    if (!quiet) showToast(envelope?.message || text("请求失败"), "error");
+    throw new ApiFailure(envelope?.message ?? "");
+  }
+  return envelope;
+}

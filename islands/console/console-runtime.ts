@@ -1,0 +1,87 @@
+// The console's browser runtime, loaded by every page: wires the shell's buttons, API forms,
+// htmx requests (user header, error handling) and the notices shown after navigation.
+import { apiCall, reportHttpFailure, userHeaders } from "./api-client.ts";
+import { installApiForms } from "./api-forms.ts";
+import { copyText } from "./clipboard.ts";
+import { rememberUser, text } from "./console-data.ts";
+import { installNewYear } from "./new-year.ts";
+import { restorePreferences, setLanguage, toggleSidebar, toggleTheme } from "./preferences.ts";
+import { showToast } from "./toasts.ts";
+
+async function logout(): Promise<void> {
+  try {
+    await apiCall("GET", "/api/user/logout");
+  } finally {
+    rememberUser(null);
+    window.location.href = "/login";
+  }
+}
+
+function installActions(): void {
+  document.addEventListener("click", (event) => {
+    const target = (event.target as HTMLElement | null)?.closest<HTMLElement>("[data-action],[data-set-language],[data-copy]");
+    if (!target) return;
+    if (target.dataset.setLanguage) return setLanguage(target.dataset.setLanguage as "zh" | "en");
+    if (target.dataset.copy !== undefined) return void copyText(target.dataset.copy);
+    switch (target.dataset.action) {
+      case "toggle-theme":
+        return toggleTheme();
+      case "toggle-sidebar":
+        return toggleSidebar();
+      case "logout":
+        return void logout();
+      case "dismiss-notice": {
+        const dialog = document.getElementById("notice-dialog") as HTMLDialogElement | null;
+        if (dialog?.dataset.noticeHash) localStorage.setItem("notice-dismissed", dialog.dataset.noticeHash);
+        return dialog?.close();
+      }
+    }
+  });
+}
+
+function installHtmx(): void {
+  document.addEventListener("htmx:configRequest", (event) => {
+    const detail = (event as CustomEvent<{ headers: Record<string, string> }>).detail;
+    Object.assign(detail.headers, userHeaders());
+  });
+  document.addEventListener("htmx:responseError", (event) => {
+    const detail = (event as CustomEvent<{ xhr: XMLHttpRequest }>).detail;
+    reportHttpFailure(detail.xhr.status, detail.xhr.responseText.slice(0, 200));
+  });
+}
+
+function showPendingNotices(): void {
+  if (sessionStorage.getItem("default-password-warning")) {
+    sessionStorage.removeItem("default-password-warning");
+    showToast(text("您正在使用默认密码！请立刻修改默认密码！"), "warning", 15000);
+  }
+  const pending = sessionStorage.getItem("pending-toast");
+  if (pending) {
+    sessionStorage.removeItem("pending-toast");
+    showToast(pending, "success");
+  }
+  const notice = document.getElementById("notice-dialog") as HTMLDialogElement | null;
+  if (notice && localStorage.getItem("notice-dismissed") !== notice.dataset.noticeHash) notice.showModal();
+}
+
+function keepInviteCode(): void {
+  const aff = new URLSearchParams(window.location.search).get("aff");
+  if (aff) localStorage.setItem("aff", aff);
+  const field = document.querySelector<HTMLInputElement>("input[data-keep-aff]");
+  if (field && !field.value) field.value = localStorage.getItem("aff") ?? "";
+}
+
+function start(): void {
+  const data = document.getElementById("console-data");
+  const pageLanguage = data ? (JSON.parse(data.textContent ?? "{}") as { language?: string }).language ?? "zh" : "zh";
+  restorePreferences(pageLanguage);
+  installActions();
+  installApiForms();
+  installHtmx();
+  installNewYear();
+  keepInviteCode();
+  showPendingNotices();
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

@@ -1,0 +1,27 @@
+// The signed-in user's own account (spec §7 Users, Personal).
+import { Elysia } from "elysia";
+import { isSecureRequest, startSession, type SessionJwt } from "../http/session.ts";
+import type { WebDeps } from "../http/web-deps.ts";
+import { Role } from "../services/users/roles.ts";
+import { ensureAffCode, resetAccessToken, updateSelf } from "../services/users/self-service.ts";
+import { toUserView } from "../services/users/user-view.ts";
+import { ok } from "./envelope.ts";
+
+export const selfRoutes = ({ config, auth }: WebDeps) =>
+  new Elysia({ prefix: "/api/user" })
+    .use(auth)
+    .get("/self", ({ caller }) => ok(toUserView(caller.user)), { role: Role.common })
+    .put(
+      "/self",
+      async ({ caller, body, cookie, request, sessionJwt }) => {
+        const { user, passwordChanged } = await updateSelf(caller.user, body);
+        // The password change ended every session; keep this one alive with a fresh cookie.
+        if (passwordChanged && caller.via === "session") {
+          await startSession(sessionJwt as unknown as SessionJwt, cookie, user, isSecureRequest(request, config.trustProxy));
+        }
+        return ok(toUserView(user), passwordChanged ? "密码修改成功！" : "用户信息更新成功！");
+      },
+      { role: Role.common },
+    )
+    .get("/token", async ({ caller }) => ok(await resetAccessToken(caller.user)), { role: Role.common })
+    .get("/aff", async ({ caller }) => ok(await ensureAffCode(caller.user)), { role: Role.common });

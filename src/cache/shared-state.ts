@@ -1,0 +1,26 @@
+// State that every instance of the gateway must see the same way: rate-limit windows, one-time
+// locks, short-lived values, and change notices that tell other instances to drop a cached copy.
+// One process uses the memory implementation; with REDIS_CONN_STRING every instance uses Redis.
+// Money never lives here: balances are always in the store (see docs/ARCHITECTURE.md).
+
+export type WindowVerdict = { allowed: boolean; retryAfterSeconds: number };
+
+export interface SharedState {
+  readonly kind: "memory" | "redis";
+  /**
+   * Sliding window: allows the hit when fewer than `limit` hits happened in the last
+   * `windowSeconds`, and records it only then.
+   */
+  hitWindow(key: string, limit: number, windowSeconds: number): Promise<WindowVerdict>;
+  /** Records a hit without checking (e.g. counting successes after the fact). */
+  recordHit(key: string, windowSeconds: number): Promise<void>;
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  /** Sets the key only if absent; true when this caller set it (a lock or a "once per" mark). */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /** Tells every instance (this one included) about a change on a topic. */
+  publish(topic: string, message: string): Promise<void>;
+  subscribe(topic: string, handler: (message: string) => void): void;
+  close(): Promise<void>;
+}

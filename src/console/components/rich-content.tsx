@@ -1,0 +1,45 @@
+// Content written by the admin (home page, about, notice, footer): Markdown or HTML, rendered
+// on the server and sanitised (no scripts, no event handlers, no javascript: links), or an
+// https:// address shown in a sandboxed frame.
+import { marked } from "marked";
+import sanitizeHtml from "sanitize-html";
+
+const allowedTags = [...sanitizeHtml.defaults.allowedTags, "img", "h1", "h2", "h5", "h6", "del", "ins", "sup", "sub", "details", "summary"];
+
+export function sanitizeAdminHtml(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags,
+    allowedAttributes: {
+      a: ["href", "title", "target", "rel"],
+      img: ["src", "alt", "title", "width", "height"],
+      "*": ["class", "id", "align"],
+    },
+    allowedSchemes: ["http", "https", "mailto"],
+    allowedSchemesByTag: { img: ["http", "https", "data"] },
+    transformTags: { a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer" }) },
+  });
+}
+
+export function renderMarkdown(source: string): string {
+  return sanitizeAdminHtml(marked.parse(source, { async: false, gfm: true, breaks: true }));
+}
+
+export function isEmbeddableAddress(source: string): boolean {
+  return /^https:\/\/[^\s"'<>]+$/.test(source.trim());
+}
+
+export function RichContent(props: { source: string; class?: string; frameTitle: string }) {
+  const source = props.source.trim();
+  if (isEmbeddableAddress(source)) {
+    return (
+      <iframe
+        src={source}
+        title={props.frameTitle}
+        class="h-[calc(100vh-8rem)] w-full border-0"
+        sandbox="allow-scripts allow-same-origin allow-forms allow-popups"
+        referrerpolicy="no-referrer"
+      />
+    );
+  }
+  return <div class={`prose max-w-none ${props.class ?? ""}`}>{renderMarkdown(source)}</div>;
+}

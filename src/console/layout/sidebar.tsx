@@ -1,0 +1,58 @@
+// The console's left navigation. Collapsed to icons when the visitor (or the site default)
+// asks; below 600px wide it becomes a drawer opened by the top bar's menu button.
+import { Icon } from "../components/icons.tsx";
+import type { PageContext } from "../page-context.ts";
+import { sidebarEntries } from "./sidebar-entries.ts";
+
+function isCurrent(context: PageContext, href: string): boolean {
+  const path = context.url.pathname;
+  return path === href || path.startsWith(`${href}/`);
+}
+
+export function Sidebar(props: { context: PageContext }) {
+  const { context } = props;
+  const { t } = context;
+  if (!context.user) return "";
+  return (
+    <aside
+      id="sidebar"
+      class="bg-base-100 border-base-300 fixed inset-y-0 left-0 z-30 mt-16 w-56 -translate-x-full border-r transition-transform min-[601px]:static min-[601px]:mt-0 min-[601px]:translate-x-0"
+      aria-label={t("导航")}
+    >
+      <ul class="menu w-full gap-1 p-2">
+        {sidebarEntries(context.user.role, context.status).map((entry) => (
+          <li>
+            <a
+              href={entry.href}
+              class={isCurrent(context, entry.href) ? "menu-active" : ""}
+              title={t(entry.label)}
+              aria-current={isCurrent(context, entry.href) ? "page" : undefined}
+            >
+              <Icon name={entry.icon} />
+              <span class="sidebar-label" safe>{t(entry.label)}</span>
+            </a>
+            {entry.children && entry.children.length > 1 ? (
+              <ul class="sidebar-label">
+                {entry.children.map((child) => (
+                  <li>
+                    <a href={child.href} class={context.url.pathname === child.href ? "menu-active" : ""} safe>
+                      {child.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              ""
+            )}
+          </li>
+        ))}
+      </ul>
+      <div class="hidden p-2 min-[601px]:block">
+        <button type="button" class="btn btn-ghost btn-sm w-full" data-action="toggle-sidebar" title={t("收起侧边栏")}>
+          <Icon name={context.sidebarCollapsed ? "expand" : "collapse"} />
+          <span class="sidebar-label" safe>{t("收起侧边栏")}</span>
+        </button>
+      </div>
+    </aside>
+  );
+}

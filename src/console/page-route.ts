@@ -1,0 +1,37 @@
+// Registers console pages with their access rule: public pages render for anyone; the others
+// send visitors without a session to /login and refuse users without the role (spec §2 guard).
+import type { Cookie } from "elysia";
+import type { SessionJwt } from "../http/session.ts";
+import { sessionCookieName } from "../http/session.ts";
+import { Role } from "../services/users/roles.ts";
+import { createPageContext, type PageContext } from "./page-context.ts";
+import { renderForbiddenPage } from "./pages/error-page.tsx";
+
+export type PageAccess = "public" | "user" | "admin" | "root";
+
+const minimumRole: Record<Exclude<PageAccess, "public">, number> = {
+  user: Role.common,
+  admin: Role.admin,
+  root: Role.root,
+};
+
+type PageHandlerArguments = {
+  request: Request;
+  cookie: Record<string, Cookie<unknown>>;
+  sessionJwt: unknown;
+  params: Record<string, string | undefined>;
+};
+
+export type PageRenderer = (context: PageContext, params: Record<string, string | undefined>) => Response | Promise<Response>;
+
+export function page(access: PageAccess, render: PageRenderer) {
+  return async ({ request, cookie, sessionJwt, params }: PageHandlerArguments): Promise<Response> => {
+    const token = cookie[sessionCookieName]?.value;
+    const context = await createPageContext(request, sessionJwt as SessionJwt, typeof token === "string" ? token : undefined);
+    if (access !== "public") {
+      if (!context.user) return Response.redirect(`/login`, 302);
+      if (context.user.role < minimumRole[access]) return renderForbiddenPage(context);
+    }
+    return render(context, params);
+  };
+}

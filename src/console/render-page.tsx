@@ -1,0 +1,48 @@
+// Turns a page's content into the full HTML response with its Content-Security-Policy.
+import { optionText } from "../services/options/options.ts";
+import type { PageContext } from "./page-context.ts";
+import { Document, type DocumentOptions } from "./layout/document.tsx";
+import { Shell } from "./layout/shell.tsx";
+
+export type PageOptions = DocumentOptions & {
+  status?: number;
+  /** Origins a page's frames may come from (chat links, embedded home page). */
+  frameSources?: string[];
+};
+
+function contentSecurityPolicy(context: PageContext, options: PageOptions): string {
+  const scriptOrigins = (options.externalScripts ?? []).map((src) => new URL(src).origin);
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${context.nonce}' ${scriptOrigins.join(" ")}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https: http:",
+    "connect-src 'self'",
+    `frame-src 'self' https: ${(options.frameSources ?? []).join(" ")}`.trim(),
+    "frame-ancestors 'self'",
+    "base-uri 'self'",
+    "form-action 'self' https: http:",
+  ].join("; ");
+}
+
+export function htmlResponse(context: PageContext, options: PageOptions, html: string): Response {
+  return new Response(html, {
+    status: options.status ?? 200,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": contentSecurityPolicy(context, options),
+      "cache-control": "no-store",
+    },
+  });
+}
+
+export function renderPage(context: PageContext, options: PageOptions, content: JSX.Element): Response {
+  const html = (
+    <Document context={context} options={options}>
+      <Shell context={context} notice={optionText("Notice")}>
+        {content}
+      </Shell>
+    </Document>
+  );
+  return htmlResponse(context, options, String(html));
+}

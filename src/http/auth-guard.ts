@@ -1,0 +1,66 @@
+// Who is calling /api, and may they? One Elysia plugin with a `role` macro:
+//   .get("/self", ({ caller }) => ..., { role: Role.common })
+// Sign-in is a session cookie or, for scripts, the system access token in Authorization.
+// Either way the New-Api-User header must name the same user: other sites cannot set that
+// header, so a forged cross-site request is refused even if a cookie rides along.
+import { Elysia } from "elysia";
+import { AppError, unauthorized } from "../errors/app-error.ts";
+import { UserStatus } from "../services/users/roles.ts";
+import { findLiveUserByAccessTokenHash } from "../services/users/user-queries.ts";
+import { sha256Hex } from "../services/users/random-codes.ts";
+import type { UserRow } from "../services/users/user-view.ts";
+import { readSessionUser, sessionCookieName, sessionJwtPlugin, type SessionJwt } from "./session.ts";
+
+export type Caller = { user: UserRow; via: "session" | "access_token" };
+
+async function identify(request: Request, sessionJwt: SessionJwt, sessionToken: string | undefined): Promise<Caller> {
+  const sessionUser = await readSessionUser(sessionJwt, sessionToken);
+  if (sessionUser) return { user: sessionUser, via: "session" };
+  const authorization = request.headers.get("authorization")?.replace(/^Bearer\s+/i, "").trim();
+  if (authorization) {
+    const user = await findLiveUserByAccessTokenHash(sha256Hex(authorization));
+    if (!user) throw new AppError("unauthorized", "无权进行此操作，access token 无效");
+    if (user.status !== UserStatus.enabled) throw new AppError("forbidden", "用户已被封禁");
+    return { user, via: "access_token" };
+  }
+  throw unauthorized("无权进行此操作，未登录且未提供 access token");
+}
+
+function checkUserHeader(request: Request, user: UserRow): void {
+  const header = request.headers.get("new-api-user");
+  if (header === null || header.trim() === "") throw unauthorized("无权进行此操作，未提供 New-Api-User");
+  const id = Number(header);
+  if (!Number.isInteger(id)) throw unauthorized("无权进行此操作，New-Api-User 格式错误");
+  if (id !== user.id) throw unauthorized("无权进行此操作，New-Api-User 与登录用户不匹配");
+}
+
+export async function authenticate(
+  request: Request,
+  sessionJwt: SessionJwt,
+  sessionToken: string | undefined,
+  minimumRole: number,
+): Promise<Caller> {
+  const caller = await identify(request, sessionJwt, sessionToken);
+  checkUserHeader(request, caller.user);
+  if (caller.user.role < minimumRole) throw new AppError("forbidden", "无权进行此操作，权限不足");
+  return caller;
+}
+
+export function createAuthGuard(sessionSecret: string) {
+  return new Elysia({ name: "auth-guard" }).use(sessionJwtPlugin(sessionSecret)).macro({
+    role: (minimumRole: number) => ({
+      async resolve({ request, cookie, sessionJwt }) {
+        const token = cookie[sessionCookieName]?.value;
+        const caller = await authenticate(
+          request,
+          sessionJwt as unknown as SessionJwt,
+          typeof token === "string" ? token : undefined,
+          minimumRole,
+        );
+        return { caller };
+      },
+    }),
+  });
+}
+
+export type AuthGuard = ReturnType<typeof createAuthGuard>;

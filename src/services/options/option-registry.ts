@@ -1,0 +1,214 @@
+// Every option key of the specification (§3 Option, §9), with its kind, default and rules.
+// The store keeps values as text; this registry is the one place that says what a key means.
+import { defaultCompletionRatios, defaultModelPrices, defaultModelRatios } from "../pricing/default-ratios.ts";
+
+export type OptionKind = "bool" | "int" | "float" | "string" | "text" | "json";
+
+export type OptionDefinition = {
+  kind: OptionKind;
+  default: string;
+  /** Never returned by GET /api/option/ nor shown back in the console. */
+  secret?: boolean;
+  /** Trailing slashes are stripped before saving (spec §5 Settings). */
+  stripTrailingSlash?: boolean;
+  /** For json options: the message when the value does not parse (spec §5). */
+  jsonMessage?: string;
+  /** For json options: the shape the parsed value must have. */
+  jsonShape?: "object-of-numbers" | "object-of-strings" | "object" | "array";
+  /** Turning this bool on needs these other options to be non-empty first. */
+  enableRequires?: { keys: string[]; message: string };
+  /** Smallest allowed value for numeric options. */
+  minimum?: number;
+};
+
+const json = (value: unknown) => JSON.stringify(value);
+type Extra = Omit<Partial<OptionDefinition>, "kind" | "default">;
+const bool = (value: boolean, extra: Extra = {}) => ({ kind: "bool" as const, default: String(value), ...extra });
+const int = (value: number, extra: Extra = {}) => ({ kind: "int" as const, default: String(value), ...extra });
+const float = (value: number, extra: Extra = {}) => ({ kind: "float" as const, default: String(value), ...extra });
+const string = (value = "", extra: Extra = {}) => ({ kind: "string" as const, default: value, ...extra });
+const text = (value = "") => ({ kind: "text" as const, default: value });
+const secret = () => ({ kind: "string" as const, default: "", secret: true });
+const jsonOption = (value: unknown, jsonShape: OptionDefinition["jsonShape"], jsonMessage = "不是合法的 JSON 字符串") => ({
+  kind: "json" as const,
+  default: json(value),
+  jsonShape,
+  jsonMessage,
+});
+
+export const defaultChats = [
+  { "ChatGPT Next Web 官方示例": 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}' }, // i18n-exempt: default data
+  { "Lobe Chat 官方示例": 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' }, // i18n-exempt: default data
+  { "AMA 问天": "ama://set-api-key?server={address}&key={key}" }, // i18n-exempt: default data
+  { OpenCat: "opencat://team/join?domain={address}&token={key}" },
+];
+
+export const defaultDisableKeywords = [
+  "Your credit balance is too low",
+  "This organization has been disabled.",
+  "You exceeded your current quota",
+  "Permission denied",
+  "The security token included in the request is invalid",
+  "Operation not allowed",
+  "Your account is not authorized",
+].join("\n");
+
+export const optionRegistry = {
+  // Server
+  ServerAddress: string("", { stripTrailingSlash: true }),
+  WorkerUrl: string("", { stripTrailingSlash: true }),
+  WorkerValidKey: secret(),
+  // Payment
+  PayAddress: string("", { stripTrailingSlash: true }),
+  EpayId: string(),
+  EpayKey: secret(),
+  CustomCallbackAddress: string("", { stripTrailingSlash: true }),
+  Price: float(7.3, { minimum: 0 }),
+  MinTopUp: int(1, { minimum: 0 }),
+  TopupGroupRatio: jsonOption({ default: 1, vip: 1, svip: 1 }, "object-of-numbers", "充值分组倍率不是合法的 JSON 字符串"),
+  // Login and registration
+  PasswordLoginEnabled: bool(true),
+  PasswordRegisterEnabled: bool(true),
+  EmailVerificationEnabled: bool(false, {
+    enableRequires: { keys: ["SMTPServer"], message: "无法启用邮箱验证，请先填入 SMTP 服务器信息！" },
+  }),
+  RegisterEnabled: bool(true),
+  GitHubOAuthEnabled: bool(false, {
+    enableRequires: {
+      keys: ["GitHubClientId", "GitHubClientSecret"],
+      message: "无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！",
+    },
+  }),
+  GitHubClientId: string(),
+  GitHubClientSecret: secret(),
+  LinuxDOOAuthEnabled: bool(false, {
+    enableRequires: {
+      keys: ["LinuxDOClientId", "LinuxDOClientSecret"],
+      message: "无法启用 LinuxDO OAuth，请先填入 LinuxDO Client Id 以及 LinuxDO Client Secret！",
+    },
+  }),
+  LinuxDOClientId: string(),
+  LinuxDOClientSecret: secret(),
+  WeChatAuthEnabled: bool(false, {
+    enableRequires: {
+      keys: ["WeChatServerAddress", "WeChatServerToken"],
+      message: "无法启用微信登录，请先填入微信登录相关配置信息！",
+    },
+  }),
+  WeChatServerAddress: string("", { stripTrailingSlash: true }),
+  WeChatServerToken: secret(),
+  WeChatAccountQRCodeImageURL: string(),
+  TelegramOAuthEnabled: bool(false, {
+    enableRequires: {
+      keys: ["TelegramBotToken", "TelegramBotName"],
+      message: "无法启用 Telegram OAuth，请先填入 Telegram Bot Token 以及 Telegram Bot Name！",
+    },
+  }),
+  TelegramBotToken: secret(),
+  TelegramBotName: string(),
+  TurnstileCheckEnabled: bool(false, {
+    enableRequires: {
+      keys: ["TurnstileSiteKey", "TurnstileSecretKey"],
+      message: "无法启用 Turnstile 校验，请先填入 Turnstile 校验相关配置信息！",
+    },
+  }),
+  TurnstileSiteKey: string(),
+  TurnstileSecretKey: secret(),
+  // Email
+  EmailDomainRestrictionEnabled: bool(false, {
+    enableRequires: { keys: ["EmailDomainWhitelist"], message: "无法启用邮箱域名限制，请先填入限制的邮箱域名！" },
+  }),
+  EmailAliasRestrictionEnabled: bool(false),
+  EmailDomainWhitelist: string("gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com"),
+  SMTPServer: string(),
+  SMTPPort: int(587, { minimum: 1 }),
+  SMTPAccount: string(),
+  SMTPFrom: string(),
+  SMTPToken: secret(),
+  SMTPSSLEnabled: bool(false),
+  // Content
+  Notice: text(),
+  SystemName: string("Switchyard"),
+  Logo: string(),
+  HomePageContent: text(),
+  About: text(),
+  Footer: text(),
+  // General
+  TopUpLink: string(),
+  ChatLink: string(),
+  ChatLink2: string(),
+  QuotaPerUnit: float(500000, { minimum: 1 }),
+  RetryTimes: int(0, { minimum: 0 }),
+  DisplayInCurrencyEnabled: bool(true),
+  DisplayTokenStatEnabled: bool(true),
+  DefaultCollapseSidebar: bool(false),
+  DemoSiteEnabled: bool(false),
+  // Drawing and tasks
+  DrawingEnabled: bool(true),
+  TaskEnabled: bool(true),
+  MjNotifyEnabled: bool(false),
+  MjAccountFilterEnabled: bool(false),
+  MjForwardUrlEnabled: bool(false),
+  MjModeClearEnabled: bool(false),
+  MjActionCheckSuccessEnabled: bool(false),
+  // Sensitive words
+  CheckSensitiveEnabled: bool(true),
+  CheckSensitiveOnPromptEnabled: bool(true),
+  SensitiveWords: text("test_sensitive"),
+  // Logs
+  LogConsumeEnabled: bool(true),
+  // Dashboard
+  DataExportEnabled: bool(true),
+  DataExportInterval: int(5, { minimum: 1 }),
+  DataExportDefaultTime: string("hour"),
+  // Monitoring
+  ChannelDisableThreshold: float(5, { minimum: 0 }),
+  QuotaRemindThreshold: int(1000, { minimum: 0 }),
+  AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false),
+  AutomaticDisableKeywords: text(defaultDisableKeywords),
+  // Quotas
+  QuotaForNewUser: int(0, { minimum: 0 }),
+  PreConsumedQuota: int(500, { minimum: 0 }),
+  QuotaForInviter: int(0, { minimum: 0 }),
+  QuotaForInvitee: int(0, { minimum: 0 }),
+  // Pricing
+  ModelPrice: jsonOption(defaultModelPrices, "object-of-numbers"),
+  ModelRatio: jsonOption(defaultModelRatios, "object-of-numbers"),
+  CompletionRatio: jsonOption(defaultCompletionRatios, "object-of-numbers"),
+  GroupRatio: jsonOption({ default: 1, vip: 1, svip: 1 }, "object-of-numbers"),
+  UserUsableGroups: jsonOption({ default: "默认分组", vip: "vip分组" }, "object-of-strings"), // i18n-exempt: default data
+  Chats: jsonOption(defaultChats, "array"),
+  // Rate limit
+  ModelRequestRateLimitEnabled: bool(false),
+  ModelRequestRateLimitCount: int(0, { minimum: 0 }),
+  ModelRequestRateLimitSuccessCount: int(1000, { minimum: 1 }),
+  ModelRequestRateLimitDurationMinutes: int(1, { minimum: 1 }),
+  // Gemini
+  GeminiSafetySettings: jsonOption({ default: "BLOCK_NONE", HARM_CATEGORY_CIVIC_INTEGRITY: "BLOCK_NONE" }, "object-of-strings"),
+  GeminiVersionSettings: jsonOption({ default: "v1beta", "gemini-1.0-pro": "v1" }, "object-of-strings"),
+  // Internal: the generated cookie-signing secret when SESSION_SECRET is unset.
+  SessionSecret: secret(),
+} satisfies Record<string, OptionDefinition>;
+
+export type OptionKey = keyof typeof optionRegistry;
+
+type KeysOfKind<K extends OptionKind> = {
+  [Key in OptionKey]: (typeof optionRegistry)[Key]["kind"] extends K ? Key : never;
+}[OptionKey];
+
+export type BoolOptionKey = KeysOfKind<"bool">;
+export type NumberOptionKey = KeysOfKind<"int"> | KeysOfKind<"float">;
+export type StringOptionKey = KeysOfKind<"string"> | KeysOfKind<"text">;
+export type JsonOptionKey = KeysOfKind<"json">;
+
+/** Options only the process itself reads or writes; the option API neither lists nor accepts them. */
+export const internalOptionKeys = new Set<string>(["SessionSecret"]);
+
+export function isOptionKey(key: string): key is OptionKey {
+  return Object.hasOwn(optionRegistry, key);
+}
+
+export function definitionOf(key: OptionKey): OptionDefinition {
+  return optionRegistry[key] as OptionDefinition;
+}

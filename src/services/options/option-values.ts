@@ -1,0 +1,96 @@
+// Turns a submitted option value into the text the store keeps, or refuses it with the
+// specification's message. Pure: it sees the registry and the values around it, nothing else.
+import { AppError, invalid } from "../../errors/app-error.ts";
+import { definitionOf, internalOptionKeys, isOptionKey, type OptionDefinition, type OptionKey } from "./option-registry.ts";
+
+export type OptionChange = { key: string; value: unknown };
+
+function asText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+function checkJsonShape(definition: OptionDefinition, parsed: unknown, message: string): void {
+  const isPlainObject = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+  switch (definition.jsonShape) {
+    case "array":
+      if (!Array.isArray(parsed)) throw invalid(message);
+      return;
+    case "object":
+      if (!isPlainObject) throw invalid(message);
+      return;
+    case "object-of-strings":
+      if (!isPlainObject || Object.values(parsed as object).some((v) => typeof v !== "string")) throw invalid(message);
+      return;
+    case "object-of-numbers":
+      if (!isPlainObject || Object.values(parsed as object).some((v) => typeof v !== "number" || !Number.isFinite(v))) {
+        throw invalid(message);
+      }
+      if (Object.values(parsed as object).some((v) => (v as number) < 0)) throw invalid("倍率和价格不能为负数");
+      return;
+  }
+}
+
+/** Validates one change; returns the key and the normalised text to store. */
+export function normalizeOptionChange(change: OptionChange): { key: OptionKey; value: string } {
+  const key = String(change.key ?? "");
+  if (!isOptionKey(key) || internalOptionKeys.has(key)) {
+    throw new AppError("invalid", "未知的配置项：{{key}}", { key });
+  }
+  const definition = definitionOf(key);
+  let value = asText(change.value);
+  switch (definition.kind) {
+    case "bool": {
+      const lowered = value.trim().toLowerCase();
+      if (lowered !== "true" && lowered !== "false") throw invalid("配置项 {{key}} 只能是 true 或 false", { key });
+      value = lowered;
+      break;
+    }
+    case "int":
+    case "float": {
+      const trimmed = value.trim();
+      const pattern = definition.kind === "int" ? /^-?\d+$/ : /^-?(\d+\.?\d*|\.\d+)$/;
+      if (!pattern.test(trimmed)) throw invalid("请输入数字");
+      const number = Number(trimmed);
+      if (definition.minimum !== undefined && number < definition.minimum) {
+        throw invalid("配置项 {{key}} 不能小于 {{minimum}}", { key, minimum: definition.minimum });
+      }
+      value = String(number);
+      break;
+    }
+    case "json": {
+      const message = definition.jsonMessage ?? "不是合法的 JSON 字符串";
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        throw invalid(message);
+      }
+      checkJsonShape(definition, parsed, message);
+      break;
+    }
+    case "string":
+      value = value.trim();
+      break;
+    case "text":
+      break;
+  }
+  if (definition.stripTrailingSlash) value = value.replace(/\/+$/, "");
+  return { key, value };
+}
+
+/**
+ * Rules that look at several keys at once: a login method cannot be switched on before its
+ * settings exist. `current` holds every value as it will be after the change.
+ */
+export function checkEnableRequirements(changed: OptionKey[], current: (key: OptionKey) => string): void {
+  for (const key of changed) {
+    const requirement = definitionOf(key).enableRequires;
+    if (!requirement || current(key) !== "true") continue;
+    if (requirement.keys.some((required) => current(required as OptionKey).trim() === "")) {
+      throw invalid(requirement.message);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// GET /api/status: what the console (and compatible clients) need to know about this site
+// before anyone signs in (spec §3 System status; field names as new-api sends them).
+import { compatibleVersion, productVersion } from "../../version.ts";
+import { optionBool, optionJson, optionNumber, optionText } from "../options/options.ts";
+
+const startedAt = Math.floor(Date.now() / 1000);
+
+export function systemStatus() {
+  return {
+    version: compatibleVersion,
+    switchyard_version: productVersion,
+    start_time: startedAt,
+    system_name: optionText("SystemName"),
+    logo: optionText("Logo"),
+    footer_html: optionText("Footer"),
+    server_address: optionText("ServerAddress"),
+    quota_per_unit: optionNumber("QuotaPerUnit"),
+    display_in_currency: optionBool("DisplayInCurrencyEnabled"),
+    price: optionNumber("Price"),
+    min_topup: optionNumber("MinTopUp"),
+    top_up_link: optionText("TopUpLink"),
+    enable_online_topup:
+      optionText("PayAddress") !== "" && optionText("EpayId") !== "" && optionText("EpayKey") !== "",
+    enable_batch_update: false,
+    enable_drawing: optionBool("DrawingEnabled"),
+    enable_task: optionBool("TaskEnabled"),
+    enable_data_export: optionBool("DataExportEnabled"),
+    data_export_default_time: optionText("DataExportDefaultTime"),
+    default_collapse_sidebar: optionBool("DefaultCollapseSidebar"),
+    mj_notify_enabled: optionBool("MjNotifyEnabled"),
+    chats: optionJson<unknown[]>("Chats"),
+    chat_link: optionText("ChatLink"),
+    chat_link2: optionText("ChatLink2"),
+    demo_site_enabled: optionBool("DemoSiteEnabled"),
+    email_verification: optionBool("EmailVerificationEnabled"),
+    github_oauth: optionBool("GitHubOAuthEnabled"),
+    github_client_id: optionText("GitHubClientId"),
+    linuxdo_oauth: optionBool("LinuxDOOAuthEnabled"),
+    linuxdo_client_id: optionText("LinuxDOClientId"),
+    wechat_login: optionBool("WeChatAuthEnabled"),
+    wechat_qrcode: optionText("WeChatAccountQRCodeImageURL"),
+    telegram_oauth: optionBool("TelegramOAuthEnabled"),
+    telegram_bot_name: optionText("TelegramBotName"),
+    turnstile_check: optionBool("TurnstileCheckEnabled"),
+    turnstile_site_key: optionText("TurnstileSiteKey"),
+    password_login_enabled: optionBool("PasswordLoginEnabled"),
+    password_register_enabled: optionBool("PasswordRegisterEnabled"),
+    register_enabled: optionBool("RegisterEnabled"),
+  };
+}
+
+export type SystemStatus = ReturnType<typeof systemStatus>;

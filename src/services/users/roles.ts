@@ -1,0 +1,8 @@
+// Roles and statuses of users (spec §3, §4, §6).
+export const Role = { guest: 0, common: 1, admin: 10, root: 100 } as const;
+export type RoleValue = (typeof Role)[keyof typeof Role];
+
+export const UserStatus = { enabled: 1, banned: 2, nonEnableable: 3 } as const;
+
+export const isAdmin = (role: number) => role >= Role.admin;
+export const isRoot = (role: number) => role >= Role.root;

@@ -1,0 +1,34 @@
+// Inputs of the account endpoints, with the specification's messages (§5 Accounts).
+import { z } from "zod";
+import { optionalText, requiredText } from "../parse-input.ts";
+
+export const passwordRule = z
+  .string()
+  .min(8, "密码长度不得小于 8 位！")
+  .max(20, "密码长度不得超过 20 位！");
+
+export const loginInput = z.object({
+  username: requiredText("请输入用户名和密码！"),
+  password: z.string({ error: "请输入用户名和密码！" }).min(1, "请输入用户名和密码！"),
+});
+
+export const registerInput = z
+  .object({
+    username: requiredText("用户名和密码不能为空！").pipe(z.string().max(12, "用户名长度不得超过 12 个字符！")),
+    password: z.string({ error: "用户名和密码不能为空！" }).min(1, "用户名和密码不能为空！").pipe(passwordRule),
+    password2: z.string().nullish(),
+    email: optionalText().pipe(z.string().trim().max(128, "邮箱地址过长！")),
+    verification_code: optionalText(),
+    aff_code: optionalText().pipe(z.string().trim().max(32, "无效的邀请码")),
+  })
+  .refine((input) => input.password2 == null || input.password2 === input.password, {
+    message: "两次输入的密码不一致",
+  });
+
+export const updateSelfInput = z.object({
+  display_name: z.string().trim().max(20, "显示名称不得超过 20 个字符！").optional(),
+  password: z.string().optional(),
+  original_password: z.string().optional(),
+});
+
+export type RegisterInput = z.infer<typeof registerInput>;

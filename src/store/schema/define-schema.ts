@@ -1,0 +1,34 @@
+// Every table, defined once against a dialect kit. Adding a table: one file in tables/, one line
+// here, then `npm run db:generate` writes the migrations for both dialects.
+import type { Kit } from "./kit.ts";
+import { defineAbilities, defineChannels } from "./tables/channels.ts";
+import { defineLogs } from "./tables/logs.ts";
+import { defineQuotaData, defineQuotaHolds, defineTopUps } from "./tables/money.ts";
+import { defineOptions } from "./tables/options.ts";
+import { defineRedemptions } from "./tables/redemptions.ts";
+import { defineMidjourneys, defineTasks } from "./tables/tasks.ts";
+import { defineTokens } from "./tables/tokens.ts";
+import { defineUsers } from "./tables/users.ts";
+import { defineVerifications } from "./tables/verifications.ts";
+
+export function defineSchema(k: Kit) {
+  const users = defineUsers(k);
+  const channels = defineChannels(k);
+  return {
+    users,
+    tokens: defineTokens(k, users),
+    channels,
+    abilities: defineAbilities(k, channels),
+    options: defineOptions(k),
+    redemptions: defineRedemptions(k),
+    logs: defineLogs(k),
+    midjourneys: defineMidjourneys(k),
+    tasks: defineTasks(k),
+    top_ups: defineTopUps(k),
+    quota_data: defineQuotaData(k),
+    quota_holds: defineQuotaHolds(k),
+    verifications: defineVerifications(k),
+  };
+}
+
+export type Tables = ReturnType<typeof defineSchema>;

@@ -1,0 +1,9 @@
+// Operator settings as key/value text pairs (spec §3 Option). The meaning, default and validation
+// of each key lives in services/options/option-registry.ts.
+import type { Kit } from "../kit.ts";
+
+export const defineOptions = (k: Kit) =>
+  k.table("options", {
+    key: k.varchar("key", 128).primaryKey(),
+    value: k.text("value").notNull().default(""),
+  });

@@ -1,0 +1,70 @@
+// Drawing (Midjourney) tasks and other asynchronous tasks such as Suno (spec §3 Drawing task,
+// Async task).
+import type { Kit } from "../kit.ts";
+
+export const defineMidjourneys = (k: Kit) =>
+  k.table(
+    "midjourneys",
+    {
+      id: k.id(),
+      code: k.int("code").notNull().default(0),
+      user_id: k.int("user_id").notNull().default(0),
+      action: k.varchar("action", 40).notNull().default(""),
+      mj_id: k.varchar("mj_id", 64).notNull().default(""),
+      prompt: k.text("prompt").notNull().default(""),
+      prompt_en: k.text("prompt_en").notNull().default(""),
+      description: k.text("description").notNull().default(""),
+      state: k.text("state").notNull().default(""),
+      /** Milliseconds. */
+      submit_time: k.bigint("submit_time").notNull().default(0),
+      start_time: k.bigint("start_time").notNull().default(0),
+      finish_time: k.bigint("finish_time").notNull().default(0),
+      image_url: k.text("image_url").notNull().default(""),
+      status: k.varchar("status", 20).notNull().default(""),
+      progress: k.varchar("progress", 30).notNull().default(""),
+      fail_reason: k.text("fail_reason").notNull().default(""),
+      channel_id: k.int("channel_id").notNull().default(0),
+      quota: k.bigint("quota").notNull().default(0),
+      buttons: k.text("buttons").notNull().default(""),
+      properties: k.text("properties").notNull().default(""),
+    },
+    (table) => [
+      k.index("midjourneys_user_id_index").on(table.user_id),
+      k.index("midjourneys_mj_id_index").on(table.mj_id),
+      k.index("midjourneys_submit_time_index").on(table.submit_time),
+      k.index("midjourneys_progress_index").on(table.progress),
+    ],
+  );
+
+export const defineTasks = (k: Kit) =>
+  k.table(
+    "tasks",
+    {
+      id: k.id(),
+      created_at: k.bigint("created_at").notNull().default(0),
+      updated_at: k.bigint("updated_at").notNull().default(0),
+      task_id: k.varchar("task_id", 191).notNull().default(""),
+      platform: k.varchar("platform", 30).notNull().default(""),
+      user_id: k.int("user_id").notNull().default(0),
+      channel_id: k.int("channel_id").notNull().default(0),
+      quota: k.bigint("quota").notNull().default(0),
+      action: k.varchar("action", 40).notNull().default(""),
+      /** SUCCESS, NOT_START, SUBMITTED, IN_PROGRESS, FAILURE, QUEUED, UNKNOWN or empty. */
+      status: k.varchar("status", 20).notNull().default(""),
+      fail_reason: k.text("fail_reason").notNull().default(""),
+      /** Unix seconds. */
+      submit_time: k.bigint("submit_time").notNull().default(0),
+      start_time: k.bigint("start_time").notNull().default(0),
+      finish_time: k.bigint("finish_time").notNull().default(0),
+      progress: k.varchar("progress", 20).notNull().default(""),
+      properties: k.text("properties").notNull().default(""),
+      data: k.text("data").notNull().default(""),
+    },
+    (table) => [
+      k.index("tasks_task_id_index").on(table.task_id),
+      k.index("tasks_user_id_index").on(table.user_id),
+      k.index("tasks_platform_index").on(table.platform),
+      k.index("tasks_submit_time_index").on(table.submit_time),
+      k.index("tasks_progress_index").on(table.progress),
+    ],
+  );

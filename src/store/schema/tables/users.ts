@@ -1,0 +1,52 @@
+// Users: accounts, their balance (quota), invite data and per-user settings (spec §3 User).
+import type { Kit } from "../kit.ts";
+
+export const defineUsers = (k: Kit) =>
+  k.table(
+    "users",
+    {
+      id: k.id(),
+      username: k.varchar("username", 64).notNull(),
+      /** Password hash (Bun.password); never leaves the server. */
+      password: k.text("password").notNull(),
+      display_name: k.varchar("display_name", 64).notNull().default(""),
+      role: k.int("role").notNull().default(1),
+      /** 1 enabled, 2 banned, 3 non-enableable. */
+      status: k.int("status").notNull().default(1),
+      email: k.varchar("email", 128).notNull().default(""),
+      github_id: k.varchar("github_id", 64).notNull().default(""),
+      wechat_id: k.varchar("wechat_id", 64).notNull().default(""),
+      telegram_id: k.varchar("telegram_id", 64).notNull().default(""),
+      linux_do_id: k.varchar("linux_do_id", 64).notNull().default(""),
+      /** SHA-256 of the system access token; the token itself is shown once when generated. */
+      access_token: k.varchar("access_token", 64),
+      quota: k.bigint("quota").notNull().default(0),
+      used_quota: k.bigint("used_quota").notNull().default(0),
+      request_count: k.bigint("request_count").notNull().default(0),
+      group: k.varchar("group", 64).notNull().default("default"),
+      aff_code: k.varchar("aff_code", 32),
+      aff_count: k.int("aff_count").notNull().default(0),
+      aff_quota: k.bigint("aff_quota").notNull().default(0),
+      aff_history_quota: k.bigint("aff_history_quota").notNull().default(0),
+      inviter_id: k.int("inviter_id").notNull().default(0),
+      /** JSON text: notification preferences (spec §3 User setting). */
+      setting: k.text("setting").notNull().default(""),
+      /** Bumped on password change, ban, role change and logout-everywhere: old sessions die. */
+      session_version: k.int("session_version").notNull().default(0),
+      created_at: k.bigint("created_at").notNull().default(0),
+      /** Unix seconds of a soft delete; null while the account exists. */
+      deleted_at: k.bigint("deleted_at"),
+    },
+    (table) => [
+      k.uniqueIndex("users_username_unique").on(table.username),
+      k.uniqueIndex("users_access_token_unique").on(table.access_token),
+      k.uniqueIndex("users_aff_code_unique").on(table.aff_code),
+      k.index("users_email_index").on(table.email),
+      k.index("users_github_id_index").on(table.github_id),
+      k.index("users_wechat_id_index").on(table.wechat_id),
+      k.index("users_telegram_id_index").on(table.telegram_id),
+      k.index("users_linux_do_id_index").on(table.linux_do_id),
+      k.index("users_group_index").on(table.group),
+      k.index("users_deleted_at_index").on(table.deleted_at),
+    ],
+  );
