@@ -1,10 +1,9 @@
 // Forms that submit JSON to /api: <form data-api-form="POST /api/user/login" data-success="...">.
 // The server validates and answers with the specification's message; this only carries the
-// fields there and acts on the outcome. data-success: "login", "redirect:/path", "reload",
-// "toast", or "event:name" (dispatches a DOM event with the response data).
+// fields there and acts on the outcome (data-success: see success-actions.ts, plus "login").
 import { apiCall, type Envelope } from "./api-client.ts";
 import { rememberUser, type ConsoleUser } from "./console-data.ts";
-import { showToast } from "./toasts.ts";
+import { runSuccessAction } from "./success-actions.ts";
 
 export function formToJson(form: HTMLFormElement): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -35,19 +34,7 @@ function afterLogin(form: HTMLFormElement, envelope: Envelope): void {
 function succeed(form: HTMLFormElement, envelope: Envelope): void {
   const action = form.dataset.success ?? "toast";
   if (action === "login") return afterLogin(form, envelope);
-  if (envelope.message) sessionStorage.setItem("pending-toast", envelope.message);
-  if (action.startsWith("redirect:")) {
-    window.location.href = action.slice("redirect:".length);
-  } else if (action === "reload") {
-    window.location.reload();
-  } else if (action.startsWith("event:")) {
-    sessionStorage.removeItem("pending-toast");
-    if (envelope.message) showToast(envelope.message, "success");
-    form.dispatchEvent(new CustomEvent(action.slice("event:".length), { bubbles: true, detail: envelope.data }));
-  } else {
-    sessionStorage.removeItem("pending-toast");
-    if (envelope.message) showToast(envelope.message, "success");
-  }
+  runSuccessAction(form, action, envelope);
 }
 
 export function installApiForms(): void {

@@ -3,10 +3,10 @@
 import { text } from "./console-data.ts";
 import { showToast } from "./toasts.ts";
 
-export async function copyText(value: string): Promise<boolean> {
+export async function copyText(value: string, successMessage?: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(value);
-    showToast(text("已复制到剪贴板"), "success");
+    showToast(successMessage ?? text("已复制到剪贴板"), "success");
     return true;
   } catch {
     showCopyFallback(value);

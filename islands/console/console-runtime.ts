@@ -1,6 +1,7 @@
 // The console's browser runtime, loaded by every page: wires the shell's buttons, API forms,
 // htmx requests (user header, error handling) and the notices shown after navigation.
 import { apiCall, reportHttpFailure, userHeaders } from "./api-client.ts";
+import { installApiButtons } from "./api-buttons.ts";
 import { installApiForms } from "./api-forms.ts";
 import { copyText } from "./clipboard.ts";
 import { rememberUser, text } from "./console-data.ts";
@@ -77,6 +78,7 @@ function start(): void {
   restorePreferences(pageLanguage);
   installActions();
   installApiForms();
+  installApiButtons();
   installHtmx();
   installNewYear();
   keepInviteCode();

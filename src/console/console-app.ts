@@ -1,6 +1,6 @@
 // The console face: server-rendered pages. Each route names its access rule (page-route.ts);
 // unknown paths render the not-found page (or the JSON 404 of the face they belong to).
-import { Elysia } from "elysia";
+import { Elysia, NotFoundError } from "elysia";
 import type { WebDeps } from "../http/web-deps.ts";
 import { faceOf } from "../faces.ts";
 import { page } from "./page-route.ts";
@@ -9,7 +9,7 @@ import { renderNotFoundPage } from "./pages/error-page.tsx";
 import { homePage } from "./pages/home-page.tsx";
 import { loginPage } from "./pages/login-page.tsx";
 import { registerPage } from "./pages/register-page.tsx";
-import { NotFoundError } from "elysia";
+import { settingsPage } from "./pages/settings/settings-page.tsx";
 
 export const consoleApp = ({ auth }: WebDeps) =>
   new Elysia({ name: "console" })
@@ -18,6 +18,7 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/login", page("public", loginPage))
     .get("/register", page("public", registerPage))
     .get("/about", page("public", aboutPage))
+    .get("/setting", page("user", settingsPage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);

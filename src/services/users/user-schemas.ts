@@ -25,10 +25,15 @@ export const registerInput = z
     message: "两次输入的密码不一致",
   });
 
-export const updateSelfInput = z.object({
-  display_name: z.string().trim().max(20, "显示名称不得超过 20 个字符！").optional(),
-  password: z.string().optional(),
-  original_password: z.string().optional(),
-});
+export const updateSelfInput = z
+  .object({
+    display_name: z.string().trim().max(20, "显示名称不得超过 20 个字符！").optional(),
+    password: z.string().optional(),
+    password2: z.string().optional(),
+    original_password: z.string().optional(),
+  })
+  .refine((input) => input.password2 === undefined || input.password2 === input.password, {
+    message: "两次输入的密码不一致！",
+  });
 
 export type RegisterInput = z.infer<typeof registerInput>;

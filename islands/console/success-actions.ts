@@ -1,0 +1,46 @@
+// What happens after a successful form or button call, named by its data-success attribute:
+//   toast | reload | redirect:/path | refresh:#region | event:name | copy | login (api-forms.ts)
+// copy: puts the returned text (after data-copy-prefix) on the clipboard, into data-fill, and
+// says data-copied-message.
+// refresh: asks the htmx region to reload itself and closes the dialog the element sits in.
+import type { Envelope } from "./api-client.ts";
+import { copyText } from "./clipboard.ts";
+import { showToast } from "./toasts.ts";
+
+declare global {
+  interface Window {
+    htmx?: { trigger(element: Element | string, event: string): void };
+  }
+}
+
+export function runSuccessAction(origin: HTMLElement, action: string, envelope: Envelope): void {
+  if (action.startsWith("redirect:")) {
+    if (envelope.message) sessionStorage.setItem("pending-toast", envelope.message);
+    window.location.href = action.slice("redirect:".length);
+    return;
+  }
+  if (action === "reload") {
+    if (envelope.message) sessionStorage.setItem("pending-toast", envelope.message);
+    window.location.reload();
+    return;
+  }
+  if (action === "copy") {
+    const value = `${origin.dataset.copyPrefix ?? ""}${String(envelope.data ?? "")}`;
+    const field = origin.dataset.fill ? document.querySelector<HTMLInputElement>(origin.dataset.fill) : null;
+    if (field) field.value = value;
+    void copyText(value, origin.dataset.copiedMessage);
+    return;
+  }
+  if (envelope.message) showToast(envelope.message, "success");
+  if (action.startsWith("refresh:")) {
+    for (const selector of action.slice("refresh:".length).split(",")) {
+      const region = document.querySelector(selector.trim());
+      if (region) window.htmx?.trigger(region, "refresh");
+    }
+    const dialog = origin.closest("dialog");
+    if (dialog instanceof HTMLDialogElement) dialog.close();
+    if (origin instanceof HTMLFormElement && origin.dataset.keep === undefined) origin.reset();
+  } else if (action.startsWith("event:")) {
+    origin.dispatchEvent(new CustomEvent(action.slice("event:".length), { bubbles: true, detail: envelope.data }));
+  }
+}

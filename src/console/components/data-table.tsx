@@ -1,0 +1,57 @@
+// A table region that htmx can refresh on its own: columns are data, cells are components.
+// The wrapper reloads itself on the "refresh" event (sent by forms and buttons after a change).
+import type { Translate } from "../../i18n/i18n.ts";
+import { Pagination } from "./pagination.tsx";
+
+export type Column<Row> = {
+  header: string;
+  cell: (row: Row) => JSX.Element | string;
+  class?: string;
+};
+
+export type DataTableProps<Row> = {
+  id: string;
+  t: Translate;
+  /** The URL that renders this region again (current page, filters and paging). */
+  url: URL;
+  columns: Column<Row>[];
+  rows: Row[];
+  rowClass?: (row: Row) => string;
+  emptyText: string;
+  paging?: { page: number; pageSize: number; total: number };
+};
+
+export function DataTable<Row>(props: DataTableProps<Row>) {
+  const { id, t, url, columns, rows, paging } = props;
+  return (
+    <div id={id} hx-get={`${url.pathname}${url.search}`} hx-trigger="refresh" hx-target="this" hx-swap="outerHTML">
+      <div class="overflow-x-auto">
+        <table class="table table-sm">
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th class={column.class ?? ""} safe>{column.header}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colspan={String(columns.length)} class="text-base-content/60 py-8 text-center" safe>{props.emptyText}</td>
+              </tr>
+            ) : (
+              rows.map((row) => (
+                <tr class={props.rowClass?.(row) ?? ""}>
+                  {columns.map((column) => (
+                    <td class={column.class ?? ""}>{column.cell(row)}</td>
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {paging ? <Pagination t={t} url={url} target={id} page={paging.page} pageSize={paging.pageSize} total={paging.total} /> : ""}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+// Personal settings (spec §2 Settings/Personal): profile, display name, password, the system
+// access token and the invite link. Forms submit to /api; the server checks every rule.
+import type { PageContext } from "../../page-context.ts";
+import { TextField } from "../../components/form-fields.tsx";
+import { formatCount, formatQuotaDisplay } from "../../format.ts";
+
+const roleLabels: Record<number, string> = { 1: "普通用户", 10: "管理员", 100: "超级管理员" };
+
+export function personalTab(context: PageContext): JSX.Element {
+  const { t, user, status, url } = context;
+  const me = user!;
+  const inviteBase = `${status.server_address || url.origin}/register?aff=`;
+  return (
+    <div class="grid gap-4 lg:grid-cols-2">
+      <section class="card bg-base-100 shadow-sm" aria-labelledby="profile-title">
+        <div class="card-body">
+          <h2 id="profile-title" class="card-title" safe>{t("个人信息")}</h2>
+          <dl class="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt class="text-base-content/60" safe>{t("用户名")}</dt><dd safe>{me.username}</dd>
+            <dt class="text-base-content/60" safe>{t("角色")}</dt><dd safe>{t(roleLabels[me.role] ?? "未知身份")}</dd>
+            <dt class="text-base-content/60" safe>{t("分组")}</dt><dd safe>{me.group}</dd>
+            <dt class="text-base-content/60" safe>{t("剩余额度")}</dt><dd safe>{formatQuotaDisplay(me.quota, status)}</dd>
+            <dt class="text-base-content/60" safe>{t("已用额度")}</dt><dd safe>{formatQuotaDisplay(me.used_quota, status)}</dd>
+            <dt class="text-base-content/60" safe>{t("请求次数")}</dt><dd safe>{formatCount(me.request_count)}</dd>
+          </dl>
+          <form class="mt-2 flex items-end gap-2" data-api-form="PUT /api/user/self" data-success="reload" data-keep>
+            <TextField name="display_name" label={t("显示名称")} value={me.display_name} maxlength={20} />
+            <button type="submit" class="btn btn-primary" safe>{t("保存")}</button>
+          </form>
+        </div>
+      </section>
+
+      <section class="card bg-base-100 shadow-sm" aria-labelledby="password-title">
+        <div class="card-body">
+          <h2 id="password-title" class="card-title" safe>{t("修改密码")}</h2>
+          <form class="flex flex-col gap-2" data-api-form="PUT /api/user/self" data-success="toast">
+            <TextField name="original_password" label={t("原密码")} type="password" autocomplete="current-password" />
+            <TextField name="password" label={t("新密码")} type="password" placeholder={t("8 到 20 位")} autocomplete="new-password" />
+            <TextField name="password2" label={t("确认新密码")} type="password" autocomplete="new-password" />
+            <button type="submit" class="btn btn-primary mt-2 w-fit" safe>{t("修改密码")}</button>
+          </form>
+        </div>
+      </section>
+
+      <section class="card bg-base-100 shadow-sm" aria-labelledby="access-token-title">
+        <div class="card-body">
+          <h2 id="access-token-title" class="card-title" safe>{t("系统访问令牌")}</h2>
+          <p class="text-base-content/70 text-sm" safe>{t("用于脚本调用管理接口（Authorization 请求头），每次生成都会使旧令牌失效。")}</p>
+          <input id="access-token-value" class="input input-bordered w-full font-mono" readonly placeholder={t("尚未生成")} aria-label={t("系统访问令牌")} />
+          <button
+            type="button"
+            class="btn w-fit"
+            data-api-call="GET /api/user/token"
+            data-success="copy"
+            data-fill="#access-token-value"
+            data-copied-message={t("令牌已重置并已复制到剪贴板")}
+            safe
+          >
+            {t("生成令牌")}
+          </button>
+        </div>
+      </section>
+
+      <section class="card bg-base-100 shadow-sm" aria-labelledby="invite-title">
+        <div class="card-body">
+          <h2 id="invite-title" class="card-title" safe>{t("邀请链接")}</h2>
+          <input
+            id="invite-link"
+            class="input input-bordered w-full font-mono"
+            readonly
+            value={me.aff_code ? inviteBase + me.aff_code : ""}
+            placeholder={t("点击生成邀请链接")}
+            aria-label={t("邀请链接")}
+          />
+          <button
+            type="button"
+            class="btn w-fit"
+            data-api-call="GET /api/user/aff"
+            data-success="copy"
+            data-copy-prefix={inviteBase}
+            data-fill="#invite-link"
+            data-copied-message={t("邀请链接已复制到剪贴板")}
+            safe
+          >
+            {t("复制邀请链接")}
+          </button>
+          <dl class="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt class="text-base-content/60" safe>{t("邀请人数")}</dt><dd safe>{String(me.aff_count)}</dd>
+            <dt class="text-base-content/60" safe>{t("待使用收益")}</dt><dd safe>{formatQuotaDisplay(me.aff_quota, status)}</dd>
+            <dt class="text-base-content/60" safe>{t("总收益")}</dt><dd safe>{formatQuotaDisplay(me.aff_history_quota, status)}</dd>
+          </dl>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+// The console shell in a real browser: sign-in with the default-password warning, language and
+// theme switches that persist, sign-out, the route guard and the not-found page.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
+import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+
+let server: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("console shell", () => {
+  test("root signs in, is warned about the default password, switches language and theme, signs out", async () => {
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await step(page, "login", async () => {
+      await loginThroughForm(page, "root", "123456");
+      await page.waitForURL("**/token");
+      await page.getByText("您正在使用默认密码！请立刻修改默认密码！").waitFor();
+    });
+    await step(page, "shell-zh", async () => {
+      await page.goto("/setting");
+      await page.getByRole("heading", { name: "个人信息" }).waitFor();
+      expect(await page.getByRole("link", { name: "渠道" }).count()).toBe(1);
+      expect(await page.getByRole("link", { name: "用户管理" }).count()).toBe(1);
+      await saveScreenshot(page, "shell-zh");
+    });
+    await step(page, "english", async () => {
+      await page.getByRole("button", { name: "语言" }).click();
+      await page.getByRole("button", { name: "English" }).click();
+      await page.getByRole("heading", { name: "Profile" }).waitFor();
+      expect(await page.getByRole("link", { name: "Channels" }).count()).toBe(1);
+      await saveScreenshot(page, "shell-en");
+      await page.reload();
+      await page.getByRole("heading", { name: "Profile" }).waitFor();
+    });
+    await step(page, "dark", async () => {
+      const before = await page.evaluate(() => document.documentElement.dataset.theme ?? "light");
+      await page.getByRole("button", { name: "Toggle theme" }).click();
+      const after = await page.evaluate(() => document.documentElement.dataset.theme);
+      expect(after).not.toBe(before);
+      await page.reload();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(after);
+      // The server rendered the choice, so there is no flash of the other theme.
+      const html = await (await page.request.get("/setting")).text();
+      expect(html).toContain(`data-theme="${after}"`);
+    });
+    await step(page, "logout", async () => {
+      await page.getByRole("button", { name: "Account" }).click();
+      await page.getByRole("button", { name: "Log out" }).click();
+      await page.waitForURL("**/login");
+      await page.goto("/setting");
+      await page.waitForURL("**/login");
+    });
+    await context.close();
+  });
+
+  test("a visitor is sent from a protected page to /login and sees the not-found text elsewhere", async () => {
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await step(page, "guard", async () => {
+      const response = await page.goto("/setting");
+      expect(page.url()).toEndWith("/login");
+      expect(response?.status()).toBe(200);
+    });
+    await step(page, "not-found", async () => {
+      const response = await page.goto("/no/such/page");
+      expect(response?.status()).toBe(404);
+      await page.getByText("页面不存在").waitFor();
+      await page.getByText("请检查你的浏览器地址是否正确").waitFor();
+    });
+    await step(page, "expired", async () => {
+      await page.goto("/login?expired=true");
+      await page.getByText("未登录或登录已过期，请重新登录").waitFor();
+    });
+    await context.close();
+  });
+
+  test("a 401 from /api sends the console to /login?expired=true", async () => {
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await loginThroughForm(page, "root", "123456");
+    await page.waitForURL("**/token");
+    await page.goto("/setting");
+    // The session ends elsewhere (e.g. a password change in another tab).
+    await context.clearCookies();
+    await page.getByRole("button", { name: "生成令牌" }).click();
+    await page.waitForURL("**/login?expired=true");
+    await page.getByText("未登录或登录已过期，请重新登录").waitFor();
+    await context.close();
+  });
+
+  test("at 600 px the sidebar is a drawer opened from the top bar", async () => {
+    const context = await newContext(browser, { baseURL: server.url, width: 600 });
+    const page = await context.newPage();
+    await loginThroughForm(page, "root", "123456");
+    await page.waitForURL("**/token");
+    await page.goto("/setting");
+    const sidebar = page.locator("#sidebar");
+    const hiddenBox = await sidebar.boundingBox();
+    expect(hiddenBox!.x + hiddenBox!.width).toBeLessThanOrEqual(1);
+    await page.getByRole("button", { name: "菜单" }).click();
+    await page.waitForTimeout(400);
+    const shownBox = await sidebar.boundingBox();
+    expect(shownBox!.x).toBeGreaterThanOrEqual(0);
+    await saveScreenshot(page, "shell-mobile");
+    await context.close();
+  });
+});
