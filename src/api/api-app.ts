@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import type { WebDeps } from "../http/web-deps.ts";
+import { channelRoutes } from "./channel-routes.ts";
 import { optionRoutes } from "./option-routes.ts";
 import { selfRoutes } from "./self-routes.ts";
 import { sessionRoutes } from "./session-routes.ts";
@@ -17,4 +18,5 @@ export const apiApp = (deps: WebDeps) =>
     .use(statusRoutes())
     .use(sessionRoutes(deps))
     .use(selfRoutes(deps))
-    .use(optionRoutes(deps));
+    .use(optionRoutes(deps))
+    .use(channelRoutes(deps));
