@@ -8,6 +8,7 @@ import { optionRoutes } from "./option-routes.ts";
 import { selfRoutes } from "./self-routes.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { statusRoutes } from "./status-routes.ts";
+import { tokenRoutes } from "./token-routes.ts";
 
 export const apiApp = (deps: WebDeps) =>
   new Elysia({ name: "api" })
@@ -19,4 +20,5 @@ export const apiApp = (deps: WebDeps) =>
     .use(sessionRoutes(deps))
     .use(selfRoutes(deps))
     .use(optionRoutes(deps))
-    .use(channelRoutes(deps));
+    .use(channelRoutes(deps))
+    .use(tokenRoutes(deps));

@@ -8,12 +8,14 @@ import zhSettings from "./locales/zh/settings.json" with { type: "json" };
 import enSettings from "./locales/en/settings.json" with { type: "json" };
 import zhChannels from "./locales/zh/channels.json" with { type: "json" };
 import enChannels from "./locales/en/channels.json" with { type: "json" };
+import zhTokens from "./locales/zh/tokens.json" with { type: "json" };
+import enTokens from "./locales/en/tokens.json" with { type: "json" };
 
 export type Catalog = Record<string, string>;
 
 export const catalogs = {
-  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels },
-  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels },
+  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens },
+  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens },
 } satisfies Record<"zh" | "en", Record<string, Catalog>>;
 
 export type Namespace = keyof (typeof catalogs)["zh"];
