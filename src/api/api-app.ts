@@ -4,6 +4,8 @@ import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import type { WebDeps } from "../http/web-deps.ts";
 import { channelRoutes } from "./channel-routes.ts";
+import { logRoutes } from "./log-routes.ts";
+import { modelGroupRoutes } from "./model-group-routes.ts";
 import { optionRoutes } from "./option-routes.ts";
 import { selfRoutes } from "./self-routes.ts";
 import { sessionRoutes } from "./session-routes.ts";
@@ -21,4 +23,6 @@ export const apiApp = (deps: WebDeps) =>
     .use(selfRoutes(deps))
     .use(optionRoutes(deps))
     .use(channelRoutes(deps))
-    .use(tokenRoutes(deps));
+    .use(tokenRoutes(deps))
+    .use(logRoutes(deps))
+    .use(modelGroupRoutes(deps));

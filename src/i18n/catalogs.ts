@@ -10,12 +10,14 @@ import zhChannels from "./locales/zh/channels.json" with { type: "json" };
 import enChannels from "./locales/en/channels.json" with { type: "json" };
 import zhTokens from "./locales/zh/tokens.json" with { type: "json" };
 import enTokens from "./locales/en/tokens.json" with { type: "json" };
+import zhLogs from "./locales/zh/logs.json" with { type: "json" };
+import enLogs from "./locales/en/logs.json" with { type: "json" };
 
 export type Catalog = Record<string, string>;
 
 export const catalogs = {
-  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens },
-  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens },
+  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs },
+  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs },
 } satisfies Record<"zh" | "en", Record<string, Catalog>>;
 
 export type Namespace = keyof (typeof catalogs)["zh"];
