@@ -2,6 +2,7 @@
 //   <button data-set-value="500000" data-target="#remain_quota">   fills a field (presets)
 //   <button data-set-time="3600" data-target="#expired_time">       now + seconds, or -1 = never
 //   <input data-json-type="datetime" data-unix="1700000000">        shown in the browser's time
+//   <input data-epoch> in an htmx form                               sent as unix seconds
 //   <button data-copy-selected="#table input[data-row]:checked" data-empty-message="...">
 //       copies the checked rows' data-copy values, one per line
 //   <input type="checkbox" data-select-all="#table input[data-row]">  checks every row
@@ -35,8 +36,20 @@ export function parseLocalTime(text: string): number | undefined {
 function fillLocalTimes(root: ParentNode): void {
   root.querySelectorAll<HTMLInputElement>("input[data-unix]").forEach((input) => {
     const seconds = Number(input.dataset.unix);
-    input.value = seconds === -1 ? "-1" : formatLocalTime(seconds);
+    input.value = seconds === -1 ? "-1" : seconds > 0 ? formatLocalTime(seconds) : "";
     delete input.dataset.unix;
+  });
+}
+
+/** Time fields of htmx filter forms travel as unix seconds (the browser knows its time zone). */
+function sendEpochs(event: Event): void {
+  const detail = (event as CustomEvent<{ elt: HTMLElement; parameters: FormData | Record<string, unknown> }>).detail;
+  const form = detail.elt.closest("form") ?? detail.elt;
+  form.querySelectorAll<HTMLInputElement>("input[data-epoch]").forEach((input) => {
+    const seconds = parseLocalTime(input.value);
+    const value = seconds === undefined ? input.value.trim() : String(seconds);
+    if (detail.parameters instanceof FormData) detail.parameters.set(input.name, value);
+    else detail.parameters[input.name] = value;
   });
 }
 
@@ -62,6 +75,7 @@ async function sendSelected(button: HTMLElement): Promise<void> {
 export function installFormHelpers(): void {
   fillLocalTimes(document);
   document.addEventListener("htmx:afterSwap", (event) => fillLocalTimes(event.target as HTMLElement));
+  document.addEventListener("htmx:configRequest", sendEpochs);
   document.addEventListener("click", (event) => {
     const element = (event.target as HTMLElement | null)?.closest<HTMLElement>("[data-set-value],[data-set-time],[data-copy-selected],[data-api-selected]");
     if (!element) return;

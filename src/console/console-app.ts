@@ -8,6 +8,7 @@ import { aboutPage } from "./pages/about-page.tsx";
 import { renderNotFoundPage } from "./pages/error-page.tsx";
 import { homePage } from "./pages/home-page.tsx";
 import { loginPage } from "./pages/login-page.tsx";
+import { logPage } from "./pages/logs/log-page.tsx";
 import { registerPage } from "./pages/register-page.tsx";
 import { settingsPage } from "./pages/settings/settings-page.tsx";
 import { tokenPage } from "./pages/tokens/token-page.tsx";
@@ -21,6 +22,7 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/about", page("public", aboutPage))
     .get("/setting", page("user", settingsPage))
     .get("/token", page("user", tokenPage))
+    .get("/log", page("user", logPage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);
