@@ -1,51 +1,9 @@
-// Start-up, top to bottom: read configuration, open the store (migrating it), open the shared
-// state, load options, make sure root exists, start background jobs, listen. Bad configuration
-// prints one line and exits with code 2.
-import { join } from "node:path";
-import { createApp } from "./app.ts";
-import { setClockOffset } from "./clock.ts";
+// The command line entry: reads arguments and configuration first (so --version, --help and bad
+// configuration answer at once, exit code 2 for the latter), then loads and starts the server.
 import { ConfigError, helpText, readCommandLine, readConfig, type Config } from "./config.ts";
-import { openSharedState } from "./cache/open-shared-state.ts";
-import { useDiskAssets } from "./console/assets/asset-store.ts";
-import { startJobs, stopJobs } from "./jobs/scheduler.ts";
-import { logger } from "./logger.ts";
-import { loadOptions } from "./services/options/options.ts";
-import { ensureSessionSecret } from "./services/auth/session-secret.ts";
-import { createRootIfEmpty } from "./services/users/registration.ts";
-import { closeStore, openStore } from "./store/client.ts";
 import { productVersion } from "./version.ts";
 
-export type RunningServer = { port: number; stop(): Promise<void> };
-
-export async function startServer(config: Config): Promise<RunningServer> {
-  setClockOffset(config.clockOffsetMs);
-  useDiskAssets(join(import.meta.dir, "..", "build"));
-  await openStore(config.store);
-  const shared = await openSharedState(config.redisUrl);
-  await loadOptions();
-  if (await createRootIfEmpty()) logger.warn("created the root account root / 123456: change its password now");
-  const sessionSecret = await ensureSessionSecret(config.sessionSecret);
-  const app = createApp(config, sessionSecret);
-  app.listen({ port: config.port, hostname: config.host });
-  const port = app.server!.port!;
-  startJobs(config);
-  logger.info(`Switchyard ${productVersion} listening`, {
-    address: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`,
-    store: config.store.dialect,
-    shared: shared.kind,
-  });
-  return {
-    port,
-    async stop() {
-      stopJobs();
-      await app.stop();
-      await shared.close();
-      await closeStore();
-    },
-  };
-}
-
-async function main(): Promise<void> {
+export async function main(): Promise<void> {
   let config: Config;
   try {
     const commandLine = readCommandLine(process.argv.slice(2));
@@ -59,6 +17,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const { startServer } = await import("./server.ts");
   const server = await startServer(config);
   let stopping = false;
   const shutdown = async () => {
@@ -72,5 +31,3 @@ async function main(): Promise<void> {
 }
 
 if (import.meta.main) await main();
-
-export { main };

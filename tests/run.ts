@@ -1,5 +1,5 @@
 // `npm test`: the whole suite, in order, with one closing line "N passed, N failed".
-//   1. type-check (tsc, strict)
+//   1. type-check (tsc, strict) and the XSS scan of server TSX (@kitajs/ts-html-plugin)
 //   2. build the console assets (pages and browser tests use them)
 //   3. unit tests (pure code)                          bun test tests/unit src islands
 //   4. API and relay suites on SQLite                  bun test tests/api tests/relay
@@ -19,6 +19,8 @@ const folders = (...names: string[]) => names.filter((name) => existsSync(join(r
 
 const steps: Step[] = [
   { name: "typecheck", command: [join(root, "node_modules", ".bin", "tsc"), "-p", "."], isTest: false },
+  // kitajs's scanner: every JSX expression that could carry HTML must be escaped or marked safe.
+  { name: "xss-scan", command: [join(root, "node_modules", ".bin", "xss-scan"), "-p", "tsconfig.json"], isTest: false },
   { name: "assets", command: [bun, "src/build/build-assets.ts"], isTest: false },
   { name: "unit", command: [bun, "test", ...folders("tests/unit", "src", "islands")], isTest: true },
   { name: "api", command: [bun, "test", ...folders("tests/api", "tests/relay", "tests/store")], isTest: true },

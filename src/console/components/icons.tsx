@@ -16,6 +16,6 @@ export type IconName = keyof typeof icons;
 
 /** An icon sized by its container's font; the SVG text is ours, so it is not escaped. */
 export function Icon(props: { name: IconName; class?: string }) {
-  const svg = icons[props.name].replace("<svg", `<svg aria-hidden="true" class="${props.class ?? "size-5"}"`).replace(/class="lucide[^"]*"/, "");
-  return <span class="inline-flex shrink-0">{svg}</span>;
+  const safeSvg = icons[props.name].replace("<svg", `<svg aria-hidden="true" class="${props.class ?? "size-5"}"`).replace(/class="lucide[^"]*"/, "");
+  return <span class="inline-flex shrink-0">{safeSvg}</span>;
 }

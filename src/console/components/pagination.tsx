@@ -38,6 +38,7 @@ export function Pagination(props: PaginationProps) {
               hx-swap="outerHTML"
               hx-push-url="true"
               aria-current={number === page ? "page" : undefined}
+              safe
             >
               {String(number)}
             </button>
@@ -55,7 +56,7 @@ export function Pagination(props: PaginationProps) {
           hx-include="this"
         >
           {[10, 20, 50, 100].map((size) => (
-            <option value={String(size)} selected={size === pageSize}>
+            <option value={String(size)} selected={size === pageSize} safe>
               {t("{{size}} 条/页", { size })}
             </option>
           ))}

@@ -41,5 +41,7 @@ export function RichContent(props: { source: string; class?: string; frameTitle:
       />
     );
   }
-  return <div class={`prose max-w-none ${props.class ?? ""}`}>{renderMarkdown(source)}</div>;
+  // Sanitised by renderMarkdown, so it is inserted as HTML.
+  const safeHtml = renderMarkdown(source);
+  return <div class={`prose max-w-none ${props.class ?? ""}`}>{safeHtml}</div>;
 }

@@ -9,7 +9,7 @@ export function Footer(props: { context: PageContext }) {
   return (
     <footer class="text-base-content/60 border-base-300 border-t px-4 py-3 text-center text-sm" id="footer">
       {custom ? (
-        <div class="prose prose-sm max-w-none">{sanitizeAdminHtml(custom)}</div>
+        <div class="prose prose-sm max-w-none">{sanitizeAdminHtml(custom) as "safe"}</div>
       ) : (
         <p>
           <span safe>{status.system_name}</span> v{compatibleVersion} · <span safe>{t("由 Switchyard 驱动，一个二进制即可部署的 AI 模型网关")}</span>

@@ -15,7 +15,7 @@ function NoticeDialog(props: { context: PageContext; notice: string }) {
     <dialog id="notice-dialog" class="modal" data-notice-hash={hash}>
       <div class="modal-box max-w-2xl">
         <h3 class="text-lg font-bold" safe>{t("系统公告")}</h3>
-        <div class="prose max-w-none py-4">{renderMarkdown(notice)}</div>
+        <div class="prose max-w-none py-4">{renderMarkdown(notice) as "safe"}</div>
         <div class="modal-action">
           <button type="button" class="btn" data-action="dismiss-notice" safe>{t("关闭公告")}</button>
         </div>
@@ -33,7 +33,7 @@ export function Shell(props: { context: PageContext; notice: string; children?: 
         <Sidebar context={context} />
         <div id="sidebar-backdrop" class="fixed inset-0 z-20 hidden bg-black/30" data-action="toggle-sidebar"></div>
         <div class="flex min-w-0 flex-1 flex-col">
-          <main id="main" class="flex-1 p-4 max-[600px]:p-2">{props.children}</main>
+          <main id="main" class="flex-1 p-4 max-[600px]:p-2">{props.children as "safe"}</main>
           <Footer context={context} />
         </div>
       </div>

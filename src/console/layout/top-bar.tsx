@@ -62,8 +62,8 @@ export function TopBar(props: { context: PageContext }) {
               <span class="max-[600px]:hidden" safe>{user.display_name || user.username}</span>
             </button>
             <ul tabindex="0" class="dropdown-content menu bg-base-100 rounded-box z-50 w-40 p-2 shadow">
-              <li><a href="/setting"><Icon name="settings" class="size-4" />{t("个人设置")}</a></li>
-              <li><button type="button" data-action="logout"><Icon name="logout" class="size-4" />{t("退出")}</button></li>
+              <li><a href="/setting"><Icon name="settings" class="size-4" /><span safe>{t("个人设置")}</span></a></li>
+              <li><button type="button" data-action="logout"><Icon name="logout" class="size-4" /><span safe>{t("退出")}</span></button></li>
             </ul>
           </div>
         ) : (

@@ -1,6 +1,5 @@
 // Sends email through the SMTP server in the options (nodemailer). Used by verification codes,
 // password resets and quota alerts. The SMTP password never appears in errors or logs.
-import nodemailer from "nodemailer";
 import { AppError } from "../../errors/app-error.ts";
 import { logger } from "../../logger.ts";
 import { optionBool, optionNumber, optionText } from "../options/options.ts";
@@ -15,6 +14,8 @@ export async function sendMail(mail: Mail): Promise<void> {
   if (!smtpConfigured()) throw new AppError("unavailable", "SMTP 服务器未配置");
   const account = optionText("SMTPAccount");
   const port = optionNumber("SMTPPort");
+  // Loaded on first use: most processes never send mail, and it costs start-up time.
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
     host: optionText("SMTPServer"),
     port,

@@ -12,7 +12,7 @@ import { optionBool, optionNumber } from "../options/options.ts";
 import { parseInput } from "../parse-input.ts";
 import { formatQuota } from "../pricing/quota-format.ts";
 import { consumeCode } from "../verifications/verification-codes.ts";
-import { hashPassword } from "./passwords.ts";
+import { defaultRootPasswordHash, hashPassword } from "./passwords.ts";
 import { randomAlphanumeric } from "./random-codes.ts";
 import { Role } from "./roles.ts";
 import { findUserByAffCode, usernameTaken } from "./user-queries.ts";
@@ -28,7 +28,7 @@ export async function createRootIfEmpty(): Promise<boolean> {
   try {
     await db.insert(t.users).values({
       username: rootDefaults.username,
-      password: await hashPassword(rootDefaults.password),
+      password: defaultRootPasswordHash,
       display_name: rootDefaults.displayName,
       role: Role.root,
       status: 1,

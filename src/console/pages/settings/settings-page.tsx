@@ -11,6 +11,8 @@ export async function settingsPage(context: PageContext): Promise<Response> {
   const requested = context.url.searchParams.get("tab") ?? "personal";
   const tab = settingsTabs.find((candidate) => candidate.key === requested) ?? settingsTabs[0]!;
   if (!visible.includes(tab)) return renderForbiddenPage(context);
+  // Rendered by our own components, which escape what they show.
+  const safeTabContent = await tab.render(context);
   return renderPage(
     context,
     { title: t("设置"), htmx: true },
@@ -22,7 +24,7 @@ export async function settingsPage(context: PageContext): Promise<Response> {
           </a>
         ))}
       </div>
-      <div id="settings-tab">{await tab.render(context)}</div>
+      <div id="settings-tab">{safeTabContent}</div>
     </div>,
   );
 }

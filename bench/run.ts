@@ -1,0 +1,14 @@
+// `npm run bench`: every benchmark of the project, each writing its own section of
+// docs/PERFORMANCE.md. Run one with `npm run bench -- startup`.
+import { benchStartup } from "./startup.ts";
+
+const benchmarks: Record<string, () => Promise<unknown>> = {
+  startup: benchStartup,
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, run] of Object.entries(benchmarks)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  console.log(`== ${name}`);
+  console.log(await run());
+}

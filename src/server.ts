@@ -1,0 +1,45 @@
+// Start-up, top to bottom: open the store (migrating it), open the shared state, load options,
+// make sure root exists, build the app, listen, start background jobs.
+import { join } from "node:path";
+import { createApp } from "./app.ts";
+import { setClockOffset } from "./clock.ts";
+import type { Config } from "./config.ts";
+import { openSharedState } from "./cache/open-shared-state.ts";
+import { useDiskAssets } from "./console/assets/asset-store.ts";
+import { startJobs, stopJobs } from "./jobs/scheduler.ts";
+import { logger } from "./logger.ts";
+import { loadOptions } from "./services/options/options.ts";
+import { ensureSessionSecret } from "./services/auth/session-secret.ts";
+import { createRootIfEmpty } from "./services/users/registration.ts";
+import { closeStore, openStore } from "./store/client.ts";
+import { productVersion } from "./version.ts";
+
+export type RunningServer = { port: number; stop(): Promise<void> };
+
+export async function startServer(config: Config): Promise<RunningServer> {
+  setClockOffset(config.clockOffsetMs);
+  useDiskAssets(join(import.meta.dir, "..", "build"));
+  await openStore(config.store);
+  const shared = await openSharedState(config.redisUrl);
+  await loadOptions();
+  if (await createRootIfEmpty()) logger.warn("created the root account root / 123456: change its password now");
+  const sessionSecret = await ensureSessionSecret(config.sessionSecret);
+  const app = createApp(config, sessionSecret);
+  app.listen({ port: config.port, hostname: config.host });
+  const port = app.server!.port!;
+  startJobs(config);
+  logger.info(`Switchyard ${productVersion} listening`, {
+    address: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`,
+    store: config.store.dialect,
+    shared: shared.kind,
+  });
+  return {
+    port,
+    async stop() {
+      stopJobs();
+      await app.stop();
+      await shared.close();
+      await closeStore();
+    },
+  };
+}

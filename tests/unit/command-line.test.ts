@@ -1,0 +1,64 @@
+// Configuration from the environment and the command line; bad configuration exits with 2.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { ConfigError, readCommandLine, readConfig } from "../../src/config.ts";
+
+const main = join(import.meta.dir, "..", "..", "src", "main.ts");
+
+describe("readConfig", () => {
+  test("defaults: port 3000, SQLite under ./data", () => {
+    const config = readConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.store).toEqual({ dialect: "sqlite", path: "./data/switchyard.db" });
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.sessionSecret).toBeUndefined();
+  });
+
+  test("SQL_DSN with a postgres:// URL switches to PostgreSQL; 'local' keeps SQLite", () => {
+    expect(readConfig({ SQL_DSN: "postgres://u@h:5432/db" }).store).toEqual({ dialect: "pg", url: "postgres://u@h:5432/db" });
+    expect(readConfig({ SQL_DSN: "local" }).store.dialect).toBe("sqlite");
+  });
+
+  test.each([
+    [{ PORT: "http" }, "invalid PORT"],
+    [{ PORT: "70000" }, "invalid PORT"],
+    [{ SQL_DSN: "mysql://root@localhost/db" }, "invalid SQL_DSN"],
+    [{ REDIS_CONN_STRING: "localhost:6379" }, "invalid REDIS_CONN_STRING"],
+    [{ SESSION_SECRET: "random_string" }, "invalid SESSION_SECRET"],
+    [{ SESSION_SECRET: "short" }, "invalid SESSION_SECRET"],
+  ])("%j is refused", (environment, message) => {
+    expect(() => readConfig(environment)).toThrow(ConfigError);
+    expect(() => readConfig(environment)).toThrow(message);
+  });
+
+  test("empty values count as unset", () => {
+    expect(readConfig({ PORT: "", SQL_DSN: "", SESSION_SECRET: "" }).port).toBe(3000);
+  });
+});
+
+describe("readCommandLine", () => {
+  test("--port, --version, --help", () => {
+    expect(readCommandLine(["--port", "8080"])).toEqual({ action: "serve", port: 8080 });
+    expect(readCommandLine(["--port=9090"])).toEqual({ action: "serve", port: 9090 });
+    expect(readCommandLine(["--version"]).action).toBe("version");
+    expect(readCommandLine(["--help"]).action).toBe("help");
+    expect(() => readCommandLine(["--port", "x"])).toThrow(ConfigError);
+    expect(() => readCommandLine(["--frobnicate"])).toThrow("unknown argument --frobnicate");
+  });
+});
+
+describe("the process", () => {
+  test("bad configuration prints one clear line and exits with code 2", () => {
+    const run = Bun.spawnSync({ cmd: [process.execPath, main], env: { ...process.env, PORT: "not-a-port" }, stderr: "pipe", stdout: "pipe" });
+    expect(run.exitCode).toBe(2);
+    const lines = run.stderr.toString().trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toStartWith("switchyard: invalid PORT");
+  });
+
+  test("an unknown argument exits with code 2", () => {
+    const run = Bun.spawnSync({ cmd: [process.execPath, main, "--nope"], stderr: "pipe" });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr.toString()).toContain("unknown argument --nope");
+  });
+});
