@@ -4,9 +4,11 @@ import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import type { WebDeps } from "../http/web-deps.ts";
 import { optionRoutes } from "./option-routes.ts";
+import { redemptionRoutes } from "./redemption-routes.ts";
 import { selfRoutes } from "./self-routes.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { statusRoutes } from "./status-routes.ts";
+import { topUpRoutes } from "./topup-routes.ts";
 
 export const apiApp = (deps: WebDeps) =>
   new Elysia({ name: "api" })
@@ -17,4 +19,6 @@ export const apiApp = (deps: WebDeps) =>
     .use(statusRoutes())
     .use(sessionRoutes(deps))
     .use(selfRoutes(deps))
-    .use(optionRoutes(deps));
+    .use(optionRoutes(deps))
+    .use(redemptionRoutes(deps))
+    .use(topUpRoutes(deps));
