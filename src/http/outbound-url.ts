@@ -91,7 +91,7 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy = {},
   // Every address must pass: a name answering with one public and one private address is refused.
   if (!trusted) {
     const bad = addresses.find(isBlockedAddress);
-    if (bad) throw refused(`${host} resolves to ${bad}`);
+    if (bad) throw refused(isIP(host) ? `private address ${bad}` : `${host} resolves to ${bad}`);
   }
   return { url, address: addresses[0]!, trusted };
 }
