@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import type { WebDeps } from "../http/web-deps.ts";
+import { dataRoutes } from "./data-routes.ts";
 import { optionRoutes } from "./option-routes.ts";
 import { redemptionRoutes } from "./redemption-routes.ts";
 import { selfRoutes } from "./self-routes.ts";
@@ -21,4 +22,5 @@ export const apiApp = (deps: WebDeps) =>
     .use(selfRoutes(deps))
     .use(optionRoutes(deps))
     .use(redemptionRoutes(deps))
-    .use(topUpRoutes(deps));
+    .use(topUpRoutes(deps))
+    .use(dataRoutes(deps));
