@@ -8,12 +8,13 @@ import { logFilterFromQuery } from "../services/logs/log-filter.ts";
 import { logStat, queryLogs, toLogView, type LogFilter } from "../services/logs/log-queries.ts";
 import { Role } from "../services/users/roles.ts";
 import { ok } from "./envelope.ts";
-import { oneBasedPaging, type Query } from "./query-values.ts";
+import { pageResult, pagingOf } from "../services/paging.ts";
+import type { Query } from "./query-values.ts";
 
 async function logPage(filter: LogFilter, query: Query, admin: boolean) {
-  const paging = oneBasedPaging(query);
+  const paging = pagingOf(query);
   const { items, total } = await queryLogs(filter, paging);
-  return ok({ items: items.map((row) => toLogView(row, admin)), page: paging.page, page_size: paging.pageSize, total });
+  return ok(pageResult(items.map((row) => toLogView(row, admin)), total, paging));
 }
 
 export const logRoutes = ({ auth }: WebDeps) =>
