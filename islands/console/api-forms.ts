@@ -3,7 +3,7 @@
 // fields there and acts on the outcome (data-success: see success-actions.ts, plus "login").
 import { apiCall, type Envelope } from "./api-client.ts";
 import { rememberUser, type ConsoleUser } from "./console-data.ts";
-import { parseLocalTime } from "./form-helpers.ts";
+import { parseLocalTime } from "./local-time.ts";
 import { runSuccessAction } from "./success-actions.ts";
 
 export function formToJson(form: HTMLFormElement): Record<string, unknown> {

@@ -3,7 +3,7 @@
 // papaparse quote the cells. Column titles come translated from the page (data-labels).
 import Papa from "papaparse";
 import { apiCall } from "../console/api-client.ts";
-import { parseLocalTime } from "../console/form-helpers.ts";
+import { formatLocalTime, parseLocalTime } from "../console/local-time.ts";
 import { showToast } from "../console/toasts.ts";
 
 type Entry = Record<string, unknown> & { created_at: number; type: number; quota: number; is_stream: boolean };
@@ -22,15 +22,9 @@ function filterQuery(form: HTMLFormElement): URLSearchParams {
   return query;
 }
 
-function localTime(seconds: number): string {
-  const date = new Date(seconds * 1000);
-  const pad = (value: number) => String(value).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-}
-
 function cell(field: string, entry: Entry, labels: Record<string, string>, quotaPerUnit: number): string {
   const value = entry[field];
-  if (field === "created_at") return localTime(entry.created_at);
+  if (field === "created_at") return formatLocalTime(entry.created_at);
   if (field === "type") return labels[`type:${entry.type}`] ?? String(entry.type);
   if (field === "is_stream") return entry.is_stream ? "✓" : "";
   if (field === "quota" && quotaPerUnit > 0) return `$${(entry.quota / quotaPerUnit).toFixed(6)}`;
@@ -60,7 +54,7 @@ async function exportCsv(button: HTMLElement): Promise<void> {
   const blob = new Blob(["\ufeff", csv], { type: "text/csv;charset=utf-8" });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
-  link.download = `logs-${localTime(Math.floor(Date.now() / 1000)).replace(/[: ]/g, "-")}.csv`;
+  link.download = `logs-${formatLocalTime(Math.floor(Date.now() / 1000)).replace(/[: ]/g, "-")}.csv`;
   document.body.append(link);
   link.click();
   link.remove();

@@ -6,6 +6,7 @@ import { faceOf } from "../faces.ts";
 import { page } from "./page-route.ts";
 import { aboutPage } from "./pages/about-page.tsx";
 import { renderNotFoundPage } from "./pages/error-page.tsx";
+import { channelPage } from "./pages/channels/channel-page.tsx";
 import { homePage } from "./pages/home-page.tsx";
 import { loginPage } from "./pages/login-page.tsx";
 import { logPage } from "./pages/logs/log-page.tsx";
@@ -23,6 +24,9 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/setting", page("user", settingsPage))
     .get("/token", page("user", tokenPage))
     .get("/log", page("user", logPage))
+    .get("/channel", page("admin", channelPage))
+    .get("/channel/add", page("admin", channelPage))
+    .get("/channel/edit/:id", page("admin", channelPage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);
