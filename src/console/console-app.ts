@@ -7,9 +7,11 @@ import { page } from "./page-route.ts";
 import { aboutPage } from "./pages/about-page.tsx";
 import { renderNotFoundPage } from "./pages/error-page.tsx";
 import { channelPage } from "./pages/channels/channel-page.tsx";
+import { chatPage, chatRedirectPage } from "./pages/chat/chat-pages.tsx";
 import { homePage } from "./pages/home-page.tsx";
 import { loginPage } from "./pages/login-page.tsx";
 import { logPage } from "./pages/logs/log-page.tsx";
+import { playgroundPage } from "./pages/playground-page.tsx";
 import { registerPage } from "./pages/register-page.tsx";
 import { settingsPage } from "./pages/settings/settings-page.tsx";
 import { tokenPage } from "./pages/tokens/token-page.tsx";
@@ -27,6 +29,10 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/channel", page("admin", channelPage))
     .get("/channel/add", page("admin", channelPage))
     .get("/channel/edit/:id", page("admin", channelPage))
+    .get("/chat", page("public", chatPage))
+    .get("/chat/:id", page("public", chatPage))
+    .get("/chat2link", page("user", chatRedirectPage))
+    .get("/playground", page("user", playgroundPage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);
