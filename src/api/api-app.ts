@@ -3,10 +3,14 @@ import { Elysia } from "elysia";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import type { WebDeps } from "../http/web-deps.ts";
+import { channelRoutes } from "./channel-routes.ts";
+import { logRoutes } from "./log-routes.ts";
+import { modelGroupRoutes } from "./model-group-routes.ts";
 import { optionRoutes } from "./option-routes.ts";
 import { selfRoutes } from "./self-routes.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { statusRoutes } from "./status-routes.ts";
+import { tokenRoutes } from "./token-routes.ts";
 
 export const apiApp = (deps: WebDeps) =>
   new Elysia({ name: "api" })
@@ -17,4 +21,8 @@ export const apiApp = (deps: WebDeps) =>
     .use(statusRoutes())
     .use(sessionRoutes(deps))
     .use(selfRoutes(deps))
-    .use(optionRoutes(deps));
+    .use(optionRoutes(deps))
+    .use(channelRoutes(deps))
+    .use(tokenRoutes(deps))
+    .use(logRoutes(deps))
+    .use(modelGroupRoutes(deps));

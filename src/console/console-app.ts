@@ -10,6 +10,7 @@ import { homePage } from "./pages/home-page.tsx";
 import { loginPage } from "./pages/login-page.tsx";
 import { registerPage } from "./pages/register-page.tsx";
 import { settingsPage } from "./pages/settings/settings-page.tsx";
+import { tokenPage } from "./pages/tokens/token-page.tsx";
 
 export const consoleApp = ({ auth }: WebDeps) =>
   new Elysia({ name: "console" })
@@ -19,6 +20,7 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/register", page("public", registerPage))
     .get("/about", page("public", aboutPage))
     .get("/setting", page("user", settingsPage))
+    .get("/token", page("user", tokenPage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);
