@@ -8,15 +8,14 @@ import { nowSeconds } from "../../clock.ts";
 import { AppError } from "../../errors/app-error.ts";
 import { announceChange } from "../../services/change-notices.ts";
 import { groupExists } from "../../services/billing/model-prices.ts";
-import { optionJson } from "../../services/options/options.ts";
+import { usableGroupsOf } from "../../services/groups/user-groups.ts";
+import { TokenStatus } from "../../services/tokens/token-queries.ts";
 import { isAdmin } from "../../services/users/roles.ts";
 import { db, t } from "../../store/client.ts";
 import { findToken, type TokenSnapshot } from "../caches/token-cache.ts";
 import { findUser } from "../caches/user-cache.ts";
 import type { RelayCaller } from "../relay-context.ts";
 import { readApiKey } from "./api-key.ts";
-
-export const TokenStatus = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const;
 
 const tokenError = (key: string, params?: Record<string, string | number>) => new AppError("unauthorized", key, params);
 
@@ -49,16 +48,10 @@ function checkTokenState(token: TokenSnapshot): void {
   }
 }
 
-/** Groups a user may put on a token: the selectable ones (UserUsableGroups) and their own. */
-export function usableGroups(userGroup: string): Set<string> {
-  const groups = new Set(Object.keys(optionJson<Record<string, string>>("UserUsableGroups")));
-  groups.add(userGroup);
-  return groups;
-}
-
+/** The group a call runs in: the token's (one its owner may use and that still has a ratio), else the owner's. */
 export function resolveGroup(userGroup: string, requested: string): string {
   if (!requested) return userGroup;
-  if (!usableGroups(userGroup).has(requested)) throw new AppError("forbidden", "令牌分组 {{group}} 已被禁用", { group: requested });
+  if (!Object.hasOwn(usableGroupsOf(userGroup), requested)) throw new AppError("forbidden", "令牌分组 {{group}} 已被禁用", { group: requested });
   if (!groupExists(requested)) throw new AppError("forbidden", "分组 {{group}} 已被弃用", { group: requested });
   return requested;
 }

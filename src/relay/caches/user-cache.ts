@@ -19,14 +19,15 @@ const entries = new Map<number, Entry>();
 const loading = new Map<number, Promise<UserSnapshot | null>>();
 let generation = 0;
 
-const columns = {
+/** The columns the relay needs (a function: the tables exist once the store is open). */
+const columns = () => ({
   id: t.users.id,
   username: t.users.username,
   group: t.users.group,
   role: t.users.role,
   status: t.users.status,
   deleted_at: t.users.deleted_at,
-};
+});
 
 type UserColumns = { id: number; username: string; group: string; role: number; status: number; deleted_at: number | null };
 
@@ -36,7 +37,7 @@ function toSnapshot(row: UserColumns): UserSnapshot {
 
 async function load(id: number): Promise<UserSnapshot | null> {
   const startedAt = generation;
-  const [row] = await db.select(columns).from(t.users).where(eq(t.users.id, id)).limit(1);
+  const [row] = await db.select(columns()).from(t.users).where(eq(t.users.id, id)).limit(1);
   const user = row ? toSnapshot(row) : null;
   if (startedAt === generation) entries.set(id, { user });
   return user;
@@ -65,7 +66,7 @@ export async function resyncUsers(): Promise<void> {
   const ids = [...entries.keys()];
   for (let index = 0; index < ids.length; index += 500) {
     const batch = ids.slice(index, index + 500);
-    const rows = await db.select(columns).from(t.users).where(inArray(t.users.id, batch));
+    const rows = await db.select(columns()).from(t.users).where(inArray(t.users.id, batch));
     const found = new Map(rows.map((row) => [row.id, row]));
     for (const id of batch) {
       const row = found.get(id);

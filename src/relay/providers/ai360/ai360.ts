@@ -6,6 +6,5 @@ export const ai360Adaptor = createCompatibleAdaptor({
   name: "360",
   owner: "360",
   defaultBaseUrl: "https://api.360.cn",
-  defaultModels: ["360gpt-pro", "360gpt-turbo", "embedding-bert-512-v1"],
   streamUsage: false,
 });

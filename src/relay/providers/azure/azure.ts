@@ -4,7 +4,6 @@
 import type { EndpointKind, UpstreamTarget } from "../adaptor.ts";
 import { createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
 import { openAIPaths } from "../openai-compatible/openai-paths.ts";
-import { openAIModels } from "../openai/openai.ts";
 
 export const defaultAzureApiVersion = "2023-06-01-preview";
 
@@ -21,7 +20,6 @@ export const azureAdaptor = createCompatibleAdaptor({
   name: "Azure OpenAI",
   owner: "openai",
   defaultBaseUrl: "",
-  defaultModels: openAIModels,
   // stream_options arrived in api-version 2024-09-01-preview; older versions reject the field.
   streamUsage: (target) => azureApiVersion(target) >= "2024-09-01",
   reasoningModels: true,

@@ -18,7 +18,6 @@ export const customAdaptor = createCompatibleAdaptor({
   name: "Custom",
   owner: "custom",
   defaultBaseUrl: "",
-  defaultModels: [],
   streamUsage: false,
   url: (_endpoint, target, upstreamModel) => target.baseUrl.replaceAll("{model}", upstreamModel),
   modelsUrl: (target) => `${origin(target)}/v1/models`,

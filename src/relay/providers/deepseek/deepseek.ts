@@ -10,7 +10,6 @@ export const deepSeekAdaptor = createCompatibleAdaptor({
   name: "DeepSeek",
   owner: "deepseek",
   ...vendor,
-  defaultModels: ["deepseek-chat", "deepseek-reasoner"],
   streamUsage: true,
   balance: {
     buildBalanceRequests: (target) => [{ url: `${baseUrlOf(vendor, target).replace(/\/v1$/, "")}/user/balance`, method: "GET", headers: bearer(target) }],

@@ -13,7 +13,6 @@ export const mistralAdaptor = createCompatibleAdaptor({
   name: "Mistral",
   owner: "mistralai",
   defaultBaseUrl: "https://api.mistral.ai",
-  defaultModels: ["mistral-large-latest", "mistral-small-latest", "open-mistral-nemo", "mistral-embed"],
   streamUsage: false,
   allowedFields: mistralFields,
 });

@@ -6,6 +6,5 @@ export const moonshotAdaptor = createCompatibleAdaptor({
   name: "Moonshot",
   owner: "moonshot",
   defaultBaseUrl: "https://api.moonshot.cn",
-  defaultModels: ["moonshot-v1-8k", "moonshot-v1-32k", "moonshot-v1-128k"],
   streamUsage: false,
 });

@@ -7,6 +7,5 @@ export const ollamaAdaptor = createCompatibleAdaptor({
   name: "Ollama",
   owner: "ollama",
   defaultBaseUrl: "http://localhost:11434",
-  defaultModels: ["llama3", "qwen2.5", "mistral", "nomic-embed-text"],
   streamUsage: true,
 });

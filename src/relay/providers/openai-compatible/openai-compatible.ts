@@ -1,6 +1,7 @@
 // The OpenAI-compatible family as one adaptor factory: a vendor that speaks the OpenAI wire
 // format is a page of data (base URL, models, quirks), and only what differs is a function
 // (Azure's deployment URL and api-key header, Custom's full URL).
+import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
 import type { EndpointKind, ProviderAdaptor, RelayCall, UpstreamRequest, UpstreamTarget } from "../adaptor.ts";
 import { openAIStreamError, parseOpenAIError } from "./openai-errors.ts";
 import { joinBaseUrl, openAIPaths } from "./openai-paths.ts";
@@ -13,7 +14,8 @@ export type CompatibleVendor = {
   name: string;
   owner: string;
   defaultBaseUrl: string;
-  defaultModels: readonly string[];
+  /** Default: the models of the kind in the channel type catalogue (services/channels/channel-types.ts). */
+  defaultModels?: readonly string[];
   /** Whether to ask for the usage chunk on streams (a function when it depends on the channel). */
   streamUsage: boolean | ((target: UpstreamTarget) => boolean);
   reasoningModels?: boolean;
@@ -48,7 +50,7 @@ export function createCompatibleAdaptor(vendor: CompatibleVendor): ProviderAdapt
     name: vendor.name,
     owner: vendor.owner,
     defaultBaseUrl: vendor.defaultBaseUrl,
-    defaultModels: vendor.defaultModels,
+    defaultModels: vendor.defaultModels ?? channelTypeInfo(vendor.kind)?.models ?? [],
 
     buildRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest {
       const headers: Record<string, string> = { ...authHeaders(target), accept: call.stream ? "text/event-stream" : "application/json" };

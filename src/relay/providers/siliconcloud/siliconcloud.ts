@@ -10,7 +10,6 @@ export const siliconCloudAdaptor = createCompatibleAdaptor({
   name: "SiliconCloud",
   owner: "siliconflow",
   ...vendor,
-  defaultModels: ["deepseek-ai/DeepSeek-V3", "Qwen/Qwen2.5-72B-Instruct", "Qwen/Qwen2.5-7B-Instruct", "BAAI/bge-m3", "BAAI/bge-reranker-v2-m3"],
   streamUsage: false,
   balance: {
     buildBalanceRequests: (target) => [{ url: joinBaseUrl(baseUrlOf(vendor, target), "/v1/user/info"), method: "GET", headers: bearer(target) }],

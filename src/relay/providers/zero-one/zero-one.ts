@@ -6,6 +6,5 @@ export const zeroOneAdaptor = createCompatibleAdaptor({
   name: "01.AI",
   owner: "01.ai",
   defaultBaseUrl: "https://api.lingyiwanwu.com",
-  defaultModels: ["yi-large", "yi-lightning"],
   streamUsage: false,
 });
