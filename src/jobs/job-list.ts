@@ -2,6 +2,7 @@
 import { reloadOptions } from "../services/options/options.ts";
 import { deleteExpiredCodes } from "../services/verifications/verification-codes.ts";
 import type { Job } from "./scheduler.ts";
+import { relayJobs } from "../relay/relay-jobs.ts";
 
 export const backgroundJobs: Job[] = [
   {
@@ -17,4 +18,5 @@ export const backgroundJobs: Job[] = [
     once: true,
     run: () => deleteExpiredCodes(),
   },
+  ...relayJobs,
 ];

@@ -1,10 +1,10 @@
 // One plain upstream call read to the end: for channel tests, model lists and balances (not the
 // relay's hot path, which streams). Network failures come back as a sanitised reason, never as
 // an exception carrying the upstream address.
-import type { UpstreamRequest, UpstreamTarget } from "../providers/adaptor.ts";
+import type { Bytes, UpstreamRequest, UpstreamTarget } from "../providers/adaptor.ts";
 import { describeNetworkFailure } from "./upstream-failure.ts";
 
-export type PlainAnswer = { status: number; text: string; contentType: string; bytes: Uint8Array; failure?: string };
+export type PlainAnswer = { status: number; text: string; contentType: string; bytes: Bytes; failure?: string };
 
 export async function sendOnce(request: UpstreamRequest, target: UpstreamTarget, timeoutMs: number): Promise<PlainAnswer> {
   try {
