@@ -51,6 +51,7 @@ const environmentSchema = z.object({
   CRITICAL_RATE_LIMIT_DURATION: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(1200)),
   GLOBAL_API_RATE_LIMIT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).default(360)),
   GLOBAL_API_RATE_LIMIT_DURATION: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(180)),
+  OUTBOUND_ALLOWED_HOSTS: optionalString,
   SWITCHYARD_CLOCK_OFFSET_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().default(0)),
 });
 
@@ -70,6 +71,8 @@ export type Config = {
   criticalRateLimit: { count: number; seconds: number };
   /** Every other /api call; count 0 turns the limit off. */
   apiRateLimit: { count: number; seconds: number };
+  /** Private hosts that user-chosen URLs (webhooks) may still reach (http/outbound-url.ts). */
+  outboundAllowedHosts: string[];
   /** Test hook: shifts the clock of the core (clock.ts). */
   clockOffsetMs: number;
 };
@@ -98,6 +101,7 @@ export function readConfig(environment: Record<string, string | undefined>, port
     nodeName: env.NODE_NAME ?? `${hostname()}-${process.pid}`,
     criticalRateLimit: { count: env.CRITICAL_RATE_LIMIT, seconds: env.CRITICAL_RATE_LIMIT_DURATION },
     apiRateLimit: { count: env.GLOBAL_API_RATE_LIMIT, seconds: env.GLOBAL_API_RATE_LIMIT_DURATION },
+    outboundAllowedHosts: (env.OUTBOUND_ALLOWED_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean),
     clockOffsetMs: env.SWITCHYARD_CLOCK_OFFSET_MS,
   };
 }
@@ -147,4 +151,5 @@ Environment:
   CRITICAL_RATE_LIMIT_DURATION  that window in seconds (default 1200)
   GLOBAL_API_RATE_LIMIT         /api calls per address per window (default 360, 0 = off)
   GLOBAL_API_RATE_LIMIT_DURATION  that window in seconds (default 180)
+  OUTBOUND_ALLOWED_HOSTS  comma-separated private hosts webhooks may reach (default none)
 `;

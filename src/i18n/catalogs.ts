@@ -12,14 +12,16 @@ import zhTokens from "./locales/zh/tokens.json" with { type: "json" };
 import enTokens from "./locales/en/tokens.json" with { type: "json" };
 import zhLogs from "./locales/zh/logs.json" with { type: "json" };
 import enLogs from "./locales/en/logs.json" with { type: "json" };
+import zhMoney from "./locales/zh/money.json" with { type: "json" };
+import enMoney from "./locales/en/money.json" with { type: "json" };
 import zhRelay from "./locales/zh/relay.json" with { type: "json" };
 import enRelay from "./locales/en/relay.json" with { type: "json" };
 
 export type Catalog = Record<string, string>;
 
 export const catalogs = {
-  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, relay: zhRelay },
-  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, relay: enRelay },
+  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, relay: zhRelay },
+  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, relay: enRelay },
 } satisfies Record<"zh" | "en", Record<string, Catalog>>;
 
 export type Namespace = keyof (typeof catalogs)["zh"];
