@@ -5,6 +5,7 @@ export type ApiKey = { key: string; pinnedChannel?: string };
 
 function stripBearer(value: string): string {
   const trimmed = value.trim();
+  if (/^bearer$/i.test(trimmed)) return "";
   return /^bearer\s/i.test(trimmed) ? trimmed.slice(7).trim() : trimmed;
 }
 

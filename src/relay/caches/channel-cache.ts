@@ -8,13 +8,15 @@ let index: ChannelIndex = emptyChannelIndex();
 let firstLoad: Promise<void> | undefined;
 let reloading: Promise<void> | undefined;
 let reloadAgain = false;
+/** A rebuild caused by a change: requests wait for it rather than use the old index. */
+let changeRebuild: Promise<void> | undefined;
 
 async function loadOnce(): Promise<void> {
   const rows = await db.select().from(t.channels);
   index = buildChannelIndex(rows);
 }
 
-export function reloadChannels(): Promise<void> {
+function reload(): Promise<void> {
   if (reloading) {
     reloadAgain = true;
     return reloading;
@@ -32,9 +34,25 @@ export function reloadChannels(): Promise<void> {
   return reloading;
 }
 
+/** Rebuilds after a change; requests arriving meanwhile see the result, not the old index. */
+export function reloadChannels(): Promise<void> {
+  const rebuild = reload();
+  changeRebuild = rebuild;
+  void rebuild.finally(() => {
+    if (changeRebuild === rebuild) changeRebuild = undefined;
+  }).catch(() => undefined);
+  return rebuild;
+}
+
+/** The periodic safety net: requests keep using the current index while it runs. */
+export function resyncChannels(): Promise<void> {
+  return reload();
+}
+
 /** The index, loading it on the first call. */
 export async function channelIndex(): Promise<ChannelIndex> {
-  if (!firstLoad) firstLoad = reloadChannels();
+  if (!firstLoad) firstLoad = reload();
   await firstLoad;
+  if (changeRebuild) await changeRebuild;
   return index;
 }

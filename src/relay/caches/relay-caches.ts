@@ -2,7 +2,7 @@
 // (through SharedState) drop or rebuild them at once, and the periodic resync job
 // (SYNC_FREQUENCY) repairs anything a lost notice left stale.
 import { onChange } from "../../services/change-notices.ts";
-import { channelIndex, reloadChannels } from "./channel-cache.ts";
+import { channelIndex, reloadChannels, resyncChannels } from "./channel-cache.ts";
 import { forgetTokens, resyncTokens } from "./token-cache.ts";
 import { forgetUsers, resyncUsers } from "./user-cache.ts";
 
@@ -21,5 +21,5 @@ export function startRelayCaches(): void {
 }
 
 export async function resyncRelayCaches(): Promise<void> {
-  await Promise.all([reloadChannels(), resyncTokens(), resyncUsers()]);
+  await Promise.all([resyncChannels(), resyncTokens(), resyncUsers()]);
 }

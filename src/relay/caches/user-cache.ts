@@ -2,6 +2,7 @@
 // Loaded on first use, dropped on the users change notice, reloaded by the periodic resync.
 // The balance is not kept here: the store's conditional debit decides.
 import { eq, inArray } from "drizzle-orm";
+import { readNotifySettings } from "../../services/notify/notify-settings.ts";
 import { db, t } from "../../store/client.ts";
 
 export type UserSnapshot = {
@@ -11,6 +12,8 @@ export type UserSnapshot = {
   role: number;
   status: number;
   deleted: boolean;
+  /** The user's own low-balance threshold (setting JSON), undefined = the site's. */
+  quotaWarningThreshold: number | undefined;
 };
 
 type Entry = { user: UserSnapshot | null };
@@ -27,12 +30,21 @@ const columns = () => ({
   role: t.users.role,
   status: t.users.status,
   deleted_at: t.users.deleted_at,
+  setting: t.users.setting,
 });
 
-type UserColumns = { id: number; username: string; group: string; role: number; status: number; deleted_at: number | null };
+type UserColumns = { id: number; username: string; group: string; role: number; status: number; deleted_at: number | null; setting: string };
 
 function toSnapshot(row: UserColumns): UserSnapshot {
-  return { id: row.id, username: row.username, group: row.group, role: row.role, status: row.status, deleted: row.deleted_at !== null };
+  return {
+    id: row.id,
+    username: row.username,
+    group: row.group,
+    role: row.role,
+    status: row.status,
+    deleted: row.deleted_at !== null,
+    quotaWarningThreshold: readNotifySettings(row.setting).quotaWarningThreshold,
+  };
 }
 
 async function load(id: number): Promise<UserSnapshot | null> {

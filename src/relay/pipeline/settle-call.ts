@@ -6,7 +6,9 @@ import { quotaForUsage } from "../../services/billing/quota-math.ts";
 import { countCompletionTokens } from "../../services/billing/token-counter.ts";
 import { optionBool, optionNumber } from "../../services/options/options.ts";
 import { logger } from "../../logger.ts";
+import { checkQuotaAlert } from "../../services/notify/quota-alerts.ts";
 import { noteTokenRemain } from "../caches/token-cache.ts";
+import { findUser } from "../caches/user-cache.ts";
 import { recordModelRequestSuccess } from "../guards/model-rate-limit.ts";
 import type { ChannelSnapshot } from "../channels/channel-snapshot.ts";
 import type { GeneratedOutput, Usage } from "../providers/adaptor.ts";
@@ -21,10 +23,13 @@ export type ServedAnswer = {
   incomplete?: string;
 };
 
-/** Hook for work after a settlement (the quota alert); set by whoever wires it. */
-let afterSettlement: ((userId: number) => Promise<void>) | undefined;
-export function onSettled(listener: (userId: number) => Promise<void>): void {
-  afterSettlement = listener;
+/**
+ * The low-balance alert, only when the new balance is under the user's threshold (known from the
+ * user cache) or the site's: most settlements leave a healthy balance and cost no extra read.
+ */
+async function alertIfLow(userId: number, userQuota: number): Promise<void> {
+  const threshold = (await findUser(userId))?.quotaWarningThreshold ?? optionNumber("QuotaRemindThreshold");
+  if (userQuota < threshold) await checkQuotaAlert(userId);
 }
 
 export async function settleCall(context: RelayContext, answer: ServedAnswer): Promise<void> {
@@ -60,6 +65,7 @@ export async function settleCall(context: RelayContext, answer: ServedAnswer): P
         note: notes.length ? notes.join("，") : undefined, // i18n-exempt: stored log text
       })
     : null;
+  let userQuota: number;
   try {
     const balances = await settleQuota({
       requestId: context.requestId,
@@ -71,11 +77,12 @@ export async function settleCall(context: RelayContext, answer: ServedAnswer): P
       log,
     });
     if (caller.tokenId && balances.tokenRemain !== undefined) noteTokenRemain(caller.tokenKey, balances.tokenRemain);
+    userQuota = balances.userQuota;
   } catch (error) {
     // The hold stays in place; the stale-hold sweeper returns it. Nothing is charged twice.
     logger.error("settlement failed", { requestId: context.requestId, error: error instanceof Error ? error.message : String(error) });
     return;
   }
   await recordModelRequestSuccess(caller.userId).catch(() => undefined);
-  if (afterSettlement) afterSettlement(caller.userId).catch(() => undefined);
+  if (quota > 0) void alertIfLow(caller.userId, userQuota).catch(() => undefined);
 }
