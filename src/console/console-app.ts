@@ -12,6 +12,7 @@ import { homePage } from "./pages/home-page.tsx";
 import { loginPage } from "./pages/login-page.tsx";
 import { logPage } from "./pages/logs/log-page.tsx";
 import { playgroundPage } from "./pages/playground-page.tsx";
+import { pricingPage } from "./pages/pricing-page.tsx";
 import { registerPage } from "./pages/register-page.tsx";
 import { settingsPage } from "./pages/settings/settings-page.tsx";
 import { tokenPage } from "./pages/tokens/token-page.tsx";
@@ -33,6 +34,7 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/chat/:id", page("public", chatPage))
     .get("/chat2link", page("user", chatRedirectPage))
     .get("/playground", page("user", playgroundPage))
+    .get("/pricing", page("public", pricingPage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);
