@@ -133,6 +133,22 @@ describe("tokens, relay and logs", () => {
       await drawer.getByRole("button", { name: "提交" }).click();
       await toast(page, "过期时间格式错误！");
     });
+    await step(page, "edit", async () => {
+      await page.locator("#token-drawer").getByRole("button", { name: "关闭" }).first().click();
+      await page.goto("/token");
+      await page.getByRole("button", { name: "添加令牌" }).click();
+      await page.locator("#token-drawer").getByPlaceholder("请输入名称").fill("before");
+      await page.locator("#token-drawer").getByRole("button", { name: "提交" }).click();
+      const row = page.locator("#token-table tr", { hasText: "before" });
+      await row.getByRole("button", { name: "编辑" }).click();
+      const drawer = page.locator("#token-drawer");
+      await drawer.getByRole("heading", { name: "更新令牌信息" }).waitFor();
+      expect(await drawer.getByPlaceholder("请输入名称").inputValue()).toBe("before");
+      await drawer.getByPlaceholder("请输入名称").fill("after");
+      await drawer.getByRole("button", { name: "提交" }).click();
+      await toast(page, "令牌更新成功！");
+      await page.locator("#token-table").getByText("after", { exact: true }).waitFor();
+    });
     await step(page, "groups", async () => {
       expect(await page.locator("#token-drawer select[name=group]").count()).toBe(1);
       await root.put("/api/option/", { key: "UserUsableGroups", value: "{}" });

@@ -60,25 +60,6 @@ function Toolbar(props: { context: PageContext }) {
         <button type="button" class="btn btn-sm" data-api-call="POST /api/channel/fix" data-confirm={t("确定要修复数据库一致性吗？")} data-success={refresh} safe>
           {t("修复数据库一致性")}
         </button>
-        {options.batch ? (
-          <>
-            <button
-              type="button"
-              class="btn btn-error btn-sm"
-              data-api-selected="POST /api/channel/batch"
-              data-selected={`${table} input[data-row]:checked`}
-              data-empty-message={t("请先选择要删除的通道！")}
-              data-confirm={t("确定要删除所选的渠道吗？")}
-              data-success={refresh}
-              safe
-            >
-              {t("删除所选渠道")}
-            </button>
-            <button type="button" class="btn btn-sm" data-open-dialog="#batch-tag-dialog" safe>{t("批量设置标签")}</button>
-          </>
-        ) : (
-          ""
-        )}
       </div>
     </div>
   );

@@ -86,12 +86,35 @@ function TagRow(props: { context: PageContext; tag: string; members: ChannelView
           <button type="button" class="btn btn-ghost btn-xs" data-api-call="POST /api/channel/tag/disabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
             {t("禁用全部")}
           </button>
-          <button type="button" class="btn btn-ghost btn-xs" hx-get={`/channel?tag_edit=${encodeURIComponent(tag)}`} hx-target="#channel-dialog-slot" safe>
+          <button type="button" class="btn btn-ghost btn-xs" hx-get={`/channel?tag_edit=${encodeURIComponent(tag)}`} hx-target="#channel-dialog-slot" hx-swap="innerHTML" safe>
             {t("编辑标签")}
           </button>
         </div>
       </td>
     </tr>
+  );
+}
+
+/** Batch mode's tools, inside the region so they come and go with the row checkboxes. */
+function BatchButtons(props: { context: PageContext }) {
+  const { t } = props.context;
+  const table = `#${channelTableId}`;
+  return (
+    <div class="mb-2 flex flex-wrap gap-2">
+      <button
+        type="button"
+        class="btn btn-error btn-sm"
+        data-api-selected="POST /api/channel/batch"
+        data-selected={`${table} input[data-row]:checked`}
+        data-empty-message={t("请先选择要删除的通道！")}
+        data-confirm={t("确定要删除所选的渠道吗？")}
+        data-success={`refresh:${table}`}
+        safe
+      >
+        {t("删除所选渠道")}
+      </button>
+      <button type="button" class="btn btn-sm" data-open-dialog="#batch-tag-dialog" safe>{t("批量设置标签")}</button>
+    </div>
   );
 }
 
@@ -133,6 +156,7 @@ export async function ChannelTable(props: { context: PageContext }): Promise<JSX
     : channels.map((channel) => <ChannelRow context={context} channel={channel} batch={options.batch} />);
   return (
     <div id={channelTableId} hx-get={`${url.pathname}${url.search}`} hx-trigger="refresh" hx-target="this" hx-swap="outerHTML">
+      {options.batch ? <BatchButtons context={context} /> : ""}
       <div class="overflow-x-auto">
         <table class="table table-sm">
           <thead>

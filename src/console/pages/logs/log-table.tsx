@@ -34,7 +34,7 @@ function columns(context: PageContext, admin: boolean): Column<LogView>[] {
     admin && {
       header: t("用户"),
       cell: (entry) => (
-        <button type="button" class="link" hx-get={`/log?user_info=${entry.user_id}`} hx-target="#log-user-slot" safe>
+        <button type="button" class="link" hx-get={`/log?user_info=${entry.user_id}`} hx-target="#log-user-slot" hx-swap="innerHTML" safe>
           {entry.username}
         </button>
       ),

@@ -64,7 +64,7 @@ function Actions(props: { context: PageContext; token: TokenView }) {
       >
         {enabled ? t("禁用") : t("启用")}
       </button>
-      <button type="button" class="btn btn-ghost btn-xs" hx-get={`/token?drawer=${token.id}`} hx-target="#token-drawer-slot" safe>
+      <button type="button" class="btn btn-ghost btn-xs" hx-get={`/token?drawer=${token.id}`} hx-target="#token-drawer-slot" hx-swap="innerHTML" safe>
         {t("编辑")}
       </button>
       <button
