@@ -120,7 +120,7 @@ export async function pricingPage(context: PageContext): Promise<Response> {
       )}
       <div class="card bg-base-100 shadow-sm">
         <div class="card-body gap-3 p-4">
-          <form class="flex flex-wrap items-end gap-2" hx-get="/pricing" hx-target={`#${tableId}`} hx-swap="outerHTML" hx-push-url="true" hx-trigger="submit, change, keyup changed delay:300ms from:input">
+          <form class="flex flex-wrap items-end gap-2" hx-get="/pricing" hx-target={`#${tableId}`} hx-swap="outerHTML" hx-push-url="true" hx-trigger="submit, input delay:300ms">
             <input name="keyword" class="input input-bordered input-sm w-56" value={url.searchParams.get("keyword") ?? ""} placeholder={t("搜索模型名称")} aria-label={t("模型名称")} />
             <select name="group" class="select select-bordered select-sm w-44" aria-label={t("分组")}>
               <option value="all" selected={group === "all"} safe>{t("全部分组")}</option>
