@@ -6,12 +6,14 @@ import zhAccounts from "./locales/zh/accounts.json" with { type: "json" };
 import enAccounts from "./locales/en/accounts.json" with { type: "json" };
 import zhSettings from "./locales/zh/settings.json" with { type: "json" };
 import enSettings from "./locales/en/settings.json" with { type: "json" };
+import zhUsers from "./locales/zh/users.json" with { type: "json" };
+import enUsers from "./locales/en/users.json" with { type: "json" };
 
 export type Catalog = Record<string, string>;
 
 export const catalogs = {
-  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings },
-  en: { common: enCommon, accounts: enAccounts, settings: enSettings },
+  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, users: zhUsers },
+  en: { common: enCommon, accounts: enAccounts, settings: enSettings, users: enUsers },
 } satisfies Record<"zh" | "en", Record<string, Catalog>>;
 
 export type Namespace = keyof (typeof catalogs)["zh"];
