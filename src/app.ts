@@ -15,9 +15,11 @@ import { assetRoutes } from "./console/assets/asset-routes.ts";
 import { renderErrorPage } from "./console/pages/error-page.tsx";
 import { logger } from "./logger.ts";
 import { faceOf } from "./faces.ts";
+import { useProviderEndpoints } from "./services/auth/provider-endpoints.ts";
 
 
 export function createApp(config: Config, sessionSecret: string) {
+  useProviderEndpoints(config.endpoints);
   const deps: WebDeps = { config, auth: createAuthGuard(sessionSecret) };
   return new Elysia()
     .use(securityHeaders())

@@ -100,7 +100,7 @@ export const oauthRoutes = ({ config, auth }: WebDeps) => {
         const intent = await consumeOAuthState(query.state, typeof cookieState === "string" ? cookieState : undefined);
         cookie[oauthStateCookie]!.set({ value: "", httpOnly: true, sameSite: "strict", path: "/api/oauth", maxAge: 0 });
         assertSocialEnabled(provider);
-        const identity = await identityFromCode(provider, query.code, config.endpoints);
+        const identity = await identityFromCode(provider, query.code);
         if (intent.bindUserId !== undefined) {
           const caller = await callerOf(request, cookie, sessionJwt);
           if (!caller || caller.id !== intent.bindUserId) throw forbidden("state 为空或不一致");

@@ -17,5 +17,5 @@ export async function guardCritical(config: Config, { request, server }: Request
 /** The critical limit, then Turnstile with the token the console sends as ?turnstile=. */
 export async function guardHuman(config: Config, info: RequestInfo, token: string | undefined): Promise<void> {
   const address = await guardCritical(config, info);
-  await checkTurnstile(token, address, config.endpoints.turnstileVerify);
+  await checkTurnstile(token, address);
 }

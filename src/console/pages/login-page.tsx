@@ -1,6 +1,9 @@
-// "/login": password sign-in (when enabled), with the expired-session notice and links to
-// registration and password reset. Signing in stores the user for the console and goes to /token.
+// "/login": password sign-in (when enabled), the third-party methods the site switched on, the
+// expired-session notice and links to registration and password reset. Signing in stores the
+// user for the console and goes to /token.
+import { TurnstileWidget, authWidgetOptions } from "../components/auth-widgets.tsx";
 import { TextField } from "../components/form-fields.tsx";
+import { SocialLogins } from "../components/social-logins.tsx";
 import type { PageContext } from "../page-context.ts";
 import { renderPage } from "../render-page.tsx";
 
@@ -9,7 +12,7 @@ export function loginPage(context: PageContext): Response {
   const expired = url.searchParams.get("expired") === "true";
   return renderPage(
     context,
-    { title: t("登录") },
+    { title: t("登录"), ...authWidgetOptions(context, { telegram: true }) },
     <div class="flex justify-center py-8">
       <div class="card bg-base-100 w-full max-w-md shadow-sm">
         <div class="card-body gap-4">
@@ -25,6 +28,7 @@ export function loginPage(context: PageContext): Response {
             <form class="flex flex-col gap-3" data-api-form="POST /api/user/login" data-success="login" novalidate>
               <TextField name="username" label={t("用户名或邮箱")} autocomplete="username" />
               <TextField name="password" label={t("密码")} type="password" autocomplete="current-password" />
+              <TurnstileWidget context={context} />
               <button type="submit" class="btn btn-primary mt-2" safe>{t("登录")}</button>
             </form>
           ) : (
@@ -38,6 +42,7 @@ export function loginPage(context: PageContext): Response {
             )}
             <a href="/reset" class="link" safe>{t("忘记密码？点击重置")}</a>
           </div>
+          <SocialLogins context={context} />
         </div>
       </div>
     </div>,

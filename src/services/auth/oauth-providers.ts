@@ -2,6 +2,7 @@
 // the person is. The endpoints come from the configuration (real services by default, a local
 // imitation in tests). Provider errors are logged, never shown raw.
 import type { ProviderEndpoints } from "../../config.ts";
+import { providerEndpoints } from "./provider-endpoints.ts";
 import { AppError, invalid } from "../../errors/app-error.ts";
 import { logger } from "../../logger.ts";
 import { optionText } from "../options/options.ts";
@@ -94,13 +95,15 @@ async function linuxdoIdentity(code: string, endpoints: ProviderEndpoints["linux
 }
 
 /** Who signed in at the provider, from the code its authorize page sent back. */
-export function identityFromCode(provider: OAuthProvider, code: string | undefined, endpoints: ProviderEndpoints): Promise<SocialIdentity> {
+export function identityFromCode(provider: OAuthProvider, code: string | undefined): Promise<SocialIdentity> {
   if (!code || code.trim() === "") throw invalid("无效的参数");
+  const endpoints = providerEndpoints();
   return provider === "github" ? githubIdentity(code.trim(), endpoints.github) : linuxdoIdentity(code.trim(), endpoints.linuxdo);
 }
 
 /** The authorize page the console opens (the state is appended by the browser). */
-export function authorizeUrl(provider: OAuthProvider, endpoints: ProviderEndpoints): string {
+export function authorizeUrl(provider: OAuthProvider): string {
+  const endpoints = providerEndpoints();
   const url = new URL(provider === "github" ? endpoints.github.authorize : endpoints.linuxdo.authorize);
   if (provider === "github") {
     url.searchParams.set("client_id", optionText("GitHubClientId"));
