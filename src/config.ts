@@ -57,6 +57,7 @@ const environmentSchema = z.object({
   CRITICAL_RATE_LIMIT_DURATION: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(1200)),
   GLOBAL_API_RATE_LIMIT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).default(360)),
   GLOBAL_API_RATE_LIMIT_DURATION: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(180)),
+  OUTBOUND_ALLOWED_HOSTS: optionalString,
   SWITCHYARD_CLOCK_OFFSET_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().default(0)),
   GITHUB_OAUTH_AUTHORIZE_URL: endpoint("https://github.com/login/oauth/authorize"),
   GITHUB_OAUTH_TOKEN_URL: endpoint("https://github.com/login/oauth/access_token"),
@@ -83,6 +84,8 @@ export type Config = {
   criticalRateLimit: { count: number; seconds: number };
   /** Every other /api call; count 0 turns the limit off. */
   apiRateLimit: { count: number; seconds: number };
+  /** Private hosts that user-chosen URLs (webhooks) may still reach (http/outbound-url.ts). */
+  outboundAllowedHosts: string[];
   /** Test hook: shifts the clock of the core (clock.ts). */
   clockOffsetMs: number;
   /** Where the social sign-ins and the human check talk to (real services unless overridden). */
@@ -119,6 +122,7 @@ export function readConfig(environment: Record<string, string | undefined>, port
     nodeName: env.NODE_NAME ?? `${hostname()}-${process.pid}`,
     criticalRateLimit: { count: env.CRITICAL_RATE_LIMIT, seconds: env.CRITICAL_RATE_LIMIT_DURATION },
     apiRateLimit: { count: env.GLOBAL_API_RATE_LIMIT, seconds: env.GLOBAL_API_RATE_LIMIT_DURATION },
+    outboundAllowedHosts: (env.OUTBOUND_ALLOWED_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean),
     clockOffsetMs: env.SWITCHYARD_CLOCK_OFFSET_MS,
     endpoints: {
       github: { authorize: env.GITHUB_OAUTH_AUTHORIZE_URL, token: env.GITHUB_OAUTH_TOKEN_URL, user: env.GITHUB_USER_URL },
@@ -176,4 +180,5 @@ Environment:
   GITHUB_OAUTH_AUTHORIZE_URL, GITHUB_OAUTH_TOKEN_URL, GITHUB_USER_URL
   LINUXDO_OAUTH_AUTHORIZE_URL, LINUXDO_OAUTH_TOKEN_URL, LINUXDO_USER_URL
   TURNSTILE_VERIFY_URL  provider endpoints (default: the real services)
+  OUTBOUND_ALLOWED_HOSTS  comma-separated private hosts webhooks may reach (default none)
 `;

@@ -6,6 +6,7 @@ import { setClockOffset } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { openSharedState } from "./cache/open-shared-state.ts";
 import { useDiskAssets } from "./console/assets/asset-store.ts";
+import { trustOutboundHosts } from "./http/outbound-url.ts";
 import { startJobs, stopJobs } from "./jobs/scheduler.ts";
 import { logger } from "./logger.ts";
 import { loadOptions } from "./services/options/options.ts";
@@ -18,6 +19,7 @@ export type RunningServer = { port: number; stop(): Promise<void> };
 
 export async function startServer(config: Config): Promise<RunningServer> {
   setClockOffset(config.clockOffsetMs);
+  trustOutboundHosts(config.outboundAllowedHosts);
   useDiskAssets(join(import.meta.dir, "..", "build"));
   await openStore(config.store);
   const shared = await openSharedState(config.redisUrl);

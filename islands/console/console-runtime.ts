@@ -5,6 +5,7 @@ import { apiCall, reportHttpFailure, userHeaders } from "./api-client.ts";
 import { installApiButtons } from "./api-buttons.ts";
 import { installApiForms } from "./api-forms.ts";
 import { copyText } from "./clipboard.ts";
+import { installFormHelpers } from "./form-helpers.ts";
 import { rememberUser, text } from "./console-data.ts";
 import { installNewYear } from "./new-year.ts";
 import { restorePreferences, setLanguage, toggleSidebar, toggleTheme } from "./preferences.ts";
@@ -81,6 +82,7 @@ function start(): void {
   installActions();
   installApiForms();
   installApiButtons();
+  installFormHelpers();
   installHtmx();
   installNewYear();
   keepInviteCode();

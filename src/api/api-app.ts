@@ -4,13 +4,20 @@ import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { requestTranslator } from "../http/request-language.ts";
 import type { WebDeps } from "../http/web-deps.ts";
+import { channelRoutes } from "./channel-routes.ts";
+import { logRoutes } from "./log-routes.ts";
+import { modelGroupRoutes } from "./model-group-routes.ts";
+import { dataRoutes } from "./data-routes.ts";
 import { optionRoutes } from "./option-routes.ts";
+import { redemptionRoutes } from "./redemption-routes.ts";
 import { selfRoutes } from "./self-routes.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { statusRoutes } from "./status-routes.ts";
 import { oauthRoutes } from "./oauth-routes.ts";
 import { userAdminRoutes } from "./user-admin-routes.ts";
 import { verificationRoutes } from "./verification-routes.ts";
+import { tokenRoutes } from "./token-routes.ts";
+import { topUpRoutes } from "./topup-routes.ts";
 
 export const apiApp = (deps: WebDeps) =>
   new Elysia({ name: "api" })
@@ -32,4 +39,11 @@ export const apiApp = (deps: WebDeps) =>
     .use(optionRoutes(deps))
     .use(verificationRoutes(deps))
     .use(oauthRoutes(deps))
-    .use(userAdminRoutes(deps));
+    .use(userAdminRoutes(deps))
+    .use(channelRoutes(deps))
+    .use(tokenRoutes(deps))
+    .use(logRoutes(deps))
+    .use(modelGroupRoutes(deps))
+    .use(redemptionRoutes(deps))
+    .use(topUpRoutes(deps))
+    .use(dataRoutes(deps));

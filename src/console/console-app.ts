@@ -14,6 +14,7 @@ import { oauthCallbackPage } from "./pages/oauth-callback-page.tsx";
 import { resetConfirmPage, resetRequestPage } from "./pages/reset-page.tsx";
 import { userEditPage } from "./pages/users/user-edit-page.tsx";
 import { usersPage } from "./pages/users/users-page.tsx";
+import { tokenPage } from "./pages/tokens/token-page.tsx";
 
 export const consoleApp = ({ auth }: WebDeps) =>
   new Elysia({ name: "console" })
@@ -32,6 +33,7 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/user", page("admin", usersPage))
     .get("/user/edit", page("admin", userEditPage))
     .get("/user/edit/:id", page("admin", userEditPage))
+    .get("/token", page("user", tokenPage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);

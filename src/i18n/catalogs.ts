@@ -6,14 +6,22 @@ import zhAccounts from "./locales/zh/accounts.json" with { type: "json" };
 import enAccounts from "./locales/en/accounts.json" with { type: "json" };
 import zhSettings from "./locales/zh/settings.json" with { type: "json" };
 import enSettings from "./locales/en/settings.json" with { type: "json" };
+import zhChannels from "./locales/zh/channels.json" with { type: "json" };
+import enChannels from "./locales/en/channels.json" with { type: "json" };
+import zhTokens from "./locales/zh/tokens.json" with { type: "json" };
+import enTokens from "./locales/en/tokens.json" with { type: "json" };
+import zhLogs from "./locales/zh/logs.json" with { type: "json" };
+import enLogs from "./locales/en/logs.json" with { type: "json" };
+import zhMoney from "./locales/zh/money.json" with { type: "json" };
+import enMoney from "./locales/en/money.json" with { type: "json" };
 import zhUsers from "./locales/zh/users.json" with { type: "json" };
 import enUsers from "./locales/en/users.json" with { type: "json" };
 
 export type Catalog = Record<string, string>;
 
 export const catalogs = {
-  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, users: zhUsers },
-  en: { common: enCommon, accounts: enAccounts, settings: enSettings, users: enUsers },
+  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, users: zhUsers },
+  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, users: enUsers },
 } satisfies Record<"zh" | "en", Record<string, Catalog>>;
 
 export type Namespace = keyof (typeof catalogs)["zh"];

@@ -1,4 +1,5 @@
 // Every background job of the process; add new jobs here.
+import { refreshQuotaDataWhenDue } from "../services/dashboard/quota-rollup.ts";
 import { reloadOptions } from "../services/options/options.ts";
 import { deleteExpiredCodes } from "../services/verifications/verification-codes.ts";
 import type { Job } from "./scheduler.ts";
@@ -16,5 +17,11 @@ export const backgroundJobs: Job[] = [
     everySeconds: () => 3600,
     once: true,
     run: () => deleteExpiredCodes(),
+  },
+  {
+    // Checks every minute; refreshes once per DataExportInterval across all instances.
+    name: "quota-data-rollup",
+    everySeconds: () => 60,
+    run: () => refreshQuotaDataWhenDue(),
   },
 ];

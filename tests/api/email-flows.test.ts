@@ -2,20 +2,20 @@
 // binding, against a real SMTP server: every mail is read and its code or link followed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
-import { startSmtpSink, type SmtpSink } from "../helpers/smtp-sink.ts";
+import { startMailCatcher, type MailCatcher } from "../helpers/mail-catcher.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 let server: TestServer;
 let root: ApiSession;
-let sink: SmtpSink;
+let sink: MailCatcher;
 beforeAll(async () => {
   server = await startTestServer();
   root = await rootSession(server.url);
-  sink = await startSmtpSink({ user: "mailer", password: "smtp-canary-secret" });
+  sink = await startMailCatcher({ user: "mailer", password: "smtp-canary-secret" });
 });
 afterAll(async () => {
   await server.stop();
-  await sink.stop();
+  await sink.close();
 });
 
 const visitor = () => new ApiSession(server.url);
@@ -50,8 +50,8 @@ describe("email codes", () => {
     const mail = await sink.waitForMail("alice@example.com");
     expect(mail.from).toBe("gateway@example.test");
     expect(mail.subject).toBe("Yard邮箱验证邮件");
-    expect(mail.text).toContain("3 分钟内有效");
-    const code = codeIn(mail.text);
+    expect(mail.bodyText).toContain("3 分钟内有效");
+    const code = codeIn(mail.bodyText);
     expect(code).toMatch(/^\d{6}$/);
 
     const missing = await visitor().post("/api/user/register", { username: "alice", password: "password123" });
@@ -69,7 +69,7 @@ describe("email codes", () => {
 
   test("a code is single-use, bound to its address and dies after five wrong tries", async () => {
     await sendCode("bob@example.com");
-    const code = codeIn((await sink.waitForMail("bob@example.com")).text);
+    const code = codeIn((await sink.waitForMail("bob@example.com")).bodyText);
     // Another address cannot use bob's code.
     await sendCode("carol@example.com");
     await sink.waitForMail("carol@example.com");
@@ -87,7 +87,7 @@ describe("email codes", () => {
 
   test("an expired code is refused", async () => {
     await sendCode("dave@example.com");
-    const code = codeIn((await sink.waitForMail("dave@example.com")).text);
+    const code = codeIn((await sink.waitForMail("dave@example.com")).bodyText);
     const [stored] = await server.store.query<{ created_at: number; expires_at: number }>(
       "select created_at, expires_at from verifications where purpose = 'email_verification' and subject = ?",
       "dave@example.com",
@@ -134,7 +134,7 @@ describe("email codes", () => {
     );
     const mail = await sink.waitForMail("grace@example.com");
     expect(mail.subject).toBe("Yard email verification");
-    expect(mail.text).toContain("valid for 3 minutes");
+    expect(mail.bodyText).toContain("valid for 3 minutes");
   });
 });
 
@@ -207,7 +207,7 @@ describe("binding an email address", () => {
     expect((await ivy.get("/api/oauth/email/bind?code=123456")).body).toEqual({ success: false, message: "请输入邮箱！" });
     expect((await ivy.get("/api/oauth/email/bind?email=ivy@example.com")).body).toEqual({ success: false, message: "请输入邮箱验证码！" });
     await sendCode("ivy@example.com", ivy);
-    const code = codeIn((await sink.waitForMail("ivy@example.com")).text);
+    const code = codeIn((await sink.waitForMail("ivy@example.com")).bodyText);
     expect((await ivy.get("/api/oauth/email/bind?email=ivy@example.com&code=999999x")).body.message).toBe("验证码错误或已过期");
     const bound = await ivy.get(`/api/oauth/email/bind?email=ivy@example.com&code=${code}`);
     expect(bound.body).toEqual({ success: true, message: "邮箱账户绑定成功！" });

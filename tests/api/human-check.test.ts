@@ -3,18 +3,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startIdentityProviders, type IdentityProviders } from "../helpers/identity-providers.ts";
-import { startSmtpSink, type SmtpSink } from "../helpers/smtp-sink.ts";
+import { startMailCatcher, type MailCatcher } from "../helpers/mail-catcher.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 let providers: IdentityProviders;
-let sink: SmtpSink;
+let sink: MailCatcher;
 beforeAll(async () => {
   providers = startIdentityProviders();
-  sink = await startSmtpSink();
+  sink = await startMailCatcher();
 });
 afterAll(async () => {
   providers.stop();
-  await sink.stop();
+  await sink.close();
 });
 
 describe("Turnstile", () => {

@@ -68,7 +68,7 @@ describe("referral transfer", () => {
   test("moves earnings to the balance: at least one unit, never more than earned, logged as a top-up", async () => {
     const user = await newUserSession(server.url, "referrer");
     await server.store.query("update users set aff_quota = 2000000, quota = 10 where username = 'referrer'");
-    expect((await user.post("/api/user/aff_transfer", { quota: 499999 })).body).toEqual({ success: false, message: "划转金额最低为＄1.00 额度" });
+    expect((await user.post("/api/user/aff_transfer", { quota: 499999 })).body).toEqual({ success: false, message: "划转金额最低为$1.00" });
     expect((await user.post("/api/user/aff_transfer", { quota: 2500000 })).body).toEqual({ success: false, message: "邀请额度不足！" });
     expect((await user.post("/api/user/aff_transfer", { quota: "x" })).body.message).toBe("无效的参数");
     const moved = await user.post("/api/user/aff_transfer", { quota: 500000 });
@@ -92,7 +92,7 @@ describe("referral transfer", () => {
   test("the minimum follows QuotaPerUnit and the currency display", async () => {
     await root.put("/api/option/", [{ key: "DisplayInCurrencyEnabled", value: "false" }]);
     const user = await newUserSession(server.url, "pointy");
-    expect((await user.post("/api/user/aff_transfer", { quota: 1 })).body.message).toBe("划转金额最低为500000 点额度");
+    expect((await user.post("/api/user/aff_transfer", { quota: 1 })).body.message).toBe("划转金额最低为500000");
     await root.put("/api/option/", [{ key: "DisplayInCurrencyEnabled", value: "true" }]);
   });
 });

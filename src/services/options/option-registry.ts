@@ -17,6 +17,8 @@ export type OptionDefinition = {
   jsonShape?: "object-of-numbers" | "object-of-strings" | "object" | "array";
   /** Turning this bool on needs these other options to be non-empty first. */
   enableRequires?: { keys: string[]; message: string };
+  /** Giving this option a non-empty value needs these other options to be non-empty first. */
+  setRequires?: { keys: string[]; message: string };
   /** Smallest allowed value for numeric options. */
   minimum?: number;
 };
@@ -28,13 +30,17 @@ const int = (value: number, extra: Extra = {}) => ({ kind: "int" as const, defau
 const float = (value: number, extra: Extra = {}) => ({ kind: "float" as const, default: String(value), ...extra });
 const string = (value = "", extra: Extra = {}) => ({ kind: "string" as const, default: value, ...extra });
 const text = (value = "") => ({ kind: "text" as const, default: value });
-const secret = () => ({ kind: "string" as const, default: "", secret: true });
-const jsonOption = (value: unknown, jsonShape: OptionDefinition["jsonShape"], jsonMessage = "不是合法的 JSON 字符串") => ({
+const secret = (extra: Extra = {}) => ({ kind: "string" as const, default: "", secret: true, ...extra });
+const jsonOption = (value: unknown, jsonShape: OptionDefinition["jsonShape"], jsonMessage = "不是合法的 JSON 字符串", extra: Extra = {}) => ({
   kind: "json" as const,
   default: json(value),
   jsonShape,
   jsonMessage,
+  ...extra,
 });
+
+/** The payment settings build callback URLs from the server address (spec §5 Settings). */
+const payment = { setRequires: { keys: ["ServerAddress"], message: "请先填写服务器地址" } };
 
 export const defaultChats = [
   { "ChatGPT Next Web 官方示例": 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}' }, // i18n-exempt: default data
@@ -59,13 +65,13 @@ export const optionRegistry = {
   WorkerUrl: string("", { stripTrailingSlash: true }),
   WorkerValidKey: secret(),
   // Payment
-  PayAddress: string("", { stripTrailingSlash: true }),
-  EpayId: string(),
-  EpayKey: secret(),
-  CustomCallbackAddress: string("", { stripTrailingSlash: true }),
-  Price: float(7.3, { minimum: 0 }),
-  MinTopUp: int(1, { minimum: 0 }),
-  TopupGroupRatio: jsonOption({ default: 1, vip: 1, svip: 1 }, "object-of-numbers", "充值分组倍率不是合法的 JSON 字符串"),
+  PayAddress: string("", { stripTrailingSlash: true, ...payment }),
+  EpayId: string("", payment),
+  EpayKey: secret(payment),
+  CustomCallbackAddress: string("", { stripTrailingSlash: true, ...payment }),
+  Price: float(7.3, { minimum: 0, ...payment }),
+  MinTopUp: int(1, { minimum: 0, ...payment }),
+  TopupGroupRatio: jsonOption({ default: 1, vip: 1, svip: 1 }, "object-of-numbers", "充值分组倍率不是合法的 JSON 字符串", payment),
   // Login and registration
   PasswordLoginEnabled: bool(true),
   PasswordRegisterEnabled: bool(true),

@@ -83,12 +83,15 @@ export function normalizeOptionChange(change: OptionChange): { key: OptionKey; v
 
 /**
  * Rules that look at several keys at once: a login method cannot be switched on before its
- * settings exist. `current` holds every value as it will be after the change.
+ * settings exist, payment cannot be set up before the server address. `current` holds every
+ * value as it will be after the change.
  */
 export function checkEnableRequirements(changed: OptionKey[], current: (key: OptionKey) => string): void {
   for (const key of changed) {
-    const requirement = definitionOf(key).enableRequires;
-    if (!requirement || current(key) !== "true") continue;
+    const definition = definitionOf(key);
+    const requirement = definition.kind === "bool" ? definition.enableRequires : definition.setRequires;
+    const active = definition.kind === "bool" ? current(key) === "true" : current(key).trim() !== "";
+    if (!requirement || !active) continue;
     if (requirement.keys.some((required) => current(required as OptionKey).trim() === "")) {
       throw invalid(requirement.message);
     }

@@ -8,3 +8,9 @@ export function formatQuota(quota: number, digits = 6): string {
   }
   return `${quota} 点额度`; // i18n-exempt: stored log text
 }
+
+/** A short label of an amount as the console shows it ("$0.20", or the points): default names. */
+export function quotaLabel(quota: number): string {
+  if (optionBool("DisplayInCurrencyEnabled")) return `$${(quota / optionNumber("QuotaPerUnit")).toFixed(2)}`;
+  return String(quota);
+}

@@ -2,6 +2,7 @@
 // before anyone signs in (spec §3 System status; field names as new-api sends them).
 import { compatibleVersion, productVersion } from "../../version.ts";
 import { optionBool, optionJson, optionNumber, optionText } from "../options/options.ts";
+import { onlineTopUpEnabled } from "../topup/topup-quote.ts";
 
 const startedAt = Math.floor(Date.now() / 1000);
 
@@ -19,8 +20,7 @@ export function systemStatus() {
     price: optionNumber("Price"),
     min_topup: optionNumber("MinTopUp"),
     top_up_link: optionText("TopUpLink"),
-    enable_online_topup:
-      optionText("PayAddress") !== "" && optionText("EpayId") !== "" && optionText("EpayKey") !== "",
+    enable_online_topup: onlineTopUpEnabled(),
     enable_batch_update: false,
     enable_drawing: optionBool("DrawingEnabled"),
     enable_task: optionBool("TaskEnabled"),

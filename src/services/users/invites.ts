@@ -10,7 +10,7 @@ import { LogType } from "../logs/log-types.ts";
 import { insertLog } from "../logs/record-log.ts";
 import { optionNumber } from "../options/options.ts";
 import { parseInput } from "../parse-input.ts";
-import { formatQuota } from "../pricing/quota-format.ts";
+import { formatQuota, quotaLabel } from "../pricing/quota-format.ts";
 import { affTransferInput } from "./user-schemas.ts";
 import type { UserRow } from "./user-view.ts";
 
@@ -18,7 +18,7 @@ import type { UserRow } from "./user-view.ts";
 export async function transferAffQuota(user: UserRow, body: unknown): Promise<number> {
   const { quota } = parseInput(affTransferInput, body);
   const minimum = optionNumber("QuotaPerUnit");
-  if (quota < minimum) throw invalid("划转金额最低为{{amount}}", { amount: formatQuota(minimum, 2) });
+  if (quota < minimum) throw invalid("划转金额最低为{{amount}}", { amount: quotaLabel(minimum) });
   const balance = await transact(function* (tx) {
     const [row] = yield* run(
       tx

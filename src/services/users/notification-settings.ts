@@ -1,7 +1,7 @@
-// The quota-alert preferences a user keeps in users.setting (spec §3 User setting, §7
+// Saving the quota-alert preferences a user keeps in users.setting (spec §3 User setting, §7
 // PUT /api/user/setting): exactly notify_type, quota_warning_threshold, webhook_url,
-// webhook_secret and notification_email. The alert itself is sent by notify/quota-alerts.ts,
-// which reads them through readNotificationSetting.
+// webhook_secret and notification_email. notify/notify-settings.ts reads them back (for the
+// alerts of notify/quota-alerts.ts and for the form).
 import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { invalid } from "../../errors/app-error.ts";
@@ -52,23 +52,6 @@ const settingInput = z
     }
     if (input.notification_email !== "" && !z.email().safeParse(input.notification_email).success) fail("无效的邮箱地址");
   });
-
-export function readNotificationSetting(user: Pick<UserRow, "setting">): NotificationSetting {
-  let stored: Record<string, unknown> = {};
-  try {
-    stored = user.setting ? (JSON.parse(user.setting) as Record<string, unknown>) : {};
-  } catch {
-    stored = {};
-  }
-  const threshold = Number(stored.quota_warning_threshold);
-  return {
-    notify_type: stored.notify_type === "webhook" ? "webhook" : "email",
-    quota_warning_threshold: Number.isInteger(threshold) && threshold > 0 ? threshold : defaultThreshold,
-    webhook_url: typeof stored.webhook_url === "string" ? stored.webhook_url : "",
-    webhook_secret: typeof stored.webhook_secret === "string" ? stored.webhook_secret : "",
-    notification_email: typeof stored.notification_email === "string" ? stored.notification_email : "",
-  };
-}
 
 /** PUT /api/user/setting. */
 export async function updateNotificationSetting(user: UserRow, body: unknown): Promise<NotificationSetting> {

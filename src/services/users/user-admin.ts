@@ -5,17 +5,14 @@ import { and, desc, eq, or, type SQL } from "drizzle-orm";
 import { invalid, notFound } from "../../errors/app-error.ts";
 import { containsText, countRows } from "../../store/dialect.ts";
 import { db, t } from "../../store/client.ts";
+import { pageResult, pagingOf, type Page } from "../paging.ts";
 import { parseInput } from "../parse-input.ts";
 import { createAccount } from "./registration.ts";
 import { Role } from "./roles.ts";
 import { assertOutranks } from "./user-permissions.ts";
 import { findLiveUserById } from "./user-queries.ts";
-import { createUserInput, userListQuery } from "./user-schemas.ts";
+import { createUserInput } from "./user-schemas.ts";
 import { toAdminUserView, type UserRow, type UserView } from "./user-view.ts";
-
-export type UserPage = { items: UserView[]; total: number; page: number; page_size: number };
-
-export const pageSizes = [10, 20, 50, 100];
 
 function searchCondition(keyword: string, group: string): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
@@ -34,23 +31,18 @@ function searchCondition(keyword: string, group: string): SQL | undefined {
   return conditions.length ? and(...conditions) : undefined;
 }
 
+export type UserListQuery = { p?: unknown; page_size?: unknown; keyword?: unknown; group?: unknown };
+
 /** GET /api/user/ and /api/user/search: p is 1-based, page_size 10 by default (at most 100). */
-export async function listUsers(query: unknown): Promise<UserPage> {
-  const input = parseInput(userListQuery, query);
-  const page = input.p >= 1 ? input.p : 1;
-  const pageSize = input.page_size >= 1 ? Math.min(input.page_size, 100) : 10;
-  const where = searchCondition(input.keyword, input.group);
+export async function listUsers(query: UserListQuery): Promise<Page<UserView>> {
+  const paging = pagingOf(query);
+  const text = (value: unknown) => (typeof value === "string" ? value : "");
+  const where = searchCondition(text(query.keyword), text(query.group));
   const [rows, [counted]] = await Promise.all([
-    db
-      .select()
-      .from(t.users)
-      .where(where)
-      .orderBy(desc(t.users.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
+    db.select().from(t.users).where(where).orderBy(desc(t.users.id)).limit(paging.pageSize).offset(paging.offset),
     db.select({ total: countRows() }).from(t.users).where(where),
   ]);
-  return { items: rows.map(toAdminUserView), total: counted?.total ?? 0, page, page_size: pageSize };
+  return pageResult(rows.map(toAdminUserView), counted?.total ?? 0, paging);
 }
 
 /** A live user an admin may act on, or the spec's refusal. */

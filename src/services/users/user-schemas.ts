@@ -1,5 +1,6 @@
 // Inputs of the account endpoints, with the specification's messages (§5 Accounts).
 import { z } from "zod";
+import { integerField } from "../integer-field.ts";
 import { optionalText, requiredText } from "../parse-input.ts";
 
 export const passwordRule = z
@@ -38,12 +39,8 @@ export const updateSelfInput = z
 
 export type RegisterInput = z.infer<typeof registerInput>;
 
-/** Quota fields: "parsed to an integer" (spec §5); blank means unchanged. */
-const optionalInteger = (message: string) =>
-  z.preprocess(
-    (value) => (value === "" || value === null ? undefined : value),
-    z.coerce.number({ error: message }).int(message).optional(),
-  );
+/** Quota fields: "parsed to an integer" (spec §5); absent means unchanged. */
+const optionalInteger = (message: string) => integerField(message).optional();
 
 const positiveId = z.coerce.number({ error: "无效的参数" }).int("无效的参数").positive("无效的参数");
 
@@ -71,13 +68,4 @@ export const manageUserInput = z.object({
   action: z.enum(["promote", "demote", "disable", "enable", "delete"], { error: "无效的参数" }),
 });
 
-export const userListQuery = z.object({
-  p: z.coerce.number().int().catch(1),
-  page_size: z.coerce.number().int().catch(10),
-  keyword: z.string().catch(""),
-  group: z.string().catch(""),
-});
-
-export const affTransferInput = z.object({
-  quota: z.coerce.number({ error: "无效的参数" }).int("无效的参数"),
-});
+export const affTransferInput = z.object({ quota: integerField("无效的参数") });

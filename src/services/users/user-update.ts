@@ -10,7 +10,7 @@ import { run } from "../../store/transact.ts";
 import { announceChange } from "../change-notices.ts";
 import { LogType } from "../logs/log-types.ts";
 import { insertLog } from "../logs/record-log.ts";
-import { optionJson } from "../options/options.ts";
+import { groupRatios } from "../groups/user-groups.ts";
 import { parseInput } from "../parse-input.ts";
 import { formatQuota } from "../pricing/quota-format.ts";
 import { manageableUser } from "./user-admin.ts";
@@ -32,8 +32,7 @@ export async function updateUserByAdmin(actor: UserRow, body: unknown): Promise<
   if (input.username !== undefined && input.username !== target.username) changes.username = input.username;
   if (input.display_name !== undefined) changes.display_name = input.display_name || input.username || target.username;
   if (input.group !== undefined && input.group !== target.group) {
-    const groups = optionJson<Record<string, number>>("GroupRatio");
-    if (!Object.hasOwn(groups, input.group)) throw invalid("分组不存在");
+    if (!Object.hasOwn(groupRatios(), input.group)) throw invalid("分组不存在");
     changes.group = input.group;
   }
   const newPassword = input.password && input.password !== unchangedPassword ? input.password : undefined;

@@ -9,7 +9,7 @@ import { formatQuotaDisplay } from "../../format.ts";
 import type { PageContext } from "../../page-context.ts";
 import { renderPage } from "../../render-page.tsx";
 import { renderForbiddenPage } from "../error-page.tsx";
-import { groupNames } from "./users-page.tsx";
+import { groupNames } from "../../../services/groups/user-groups.ts";
 
 function BoundAccounts(props: { context: PageContext; user: UserView }) {
   const { t } = props.context;

@@ -1,7 +1,7 @@
 // "/user" (admin, spec §2 User management): search by keyword and group, the paged table
 // (page size remembered), the add-user dialog and per-row actions. The table is an htmx region
 // the same route renders alone for searches, paging and refreshes after an action.
-import { optionJson } from "../../../services/options/options.ts";
+import { groupNames } from "../../../services/groups/user-groups.ts";
 import { listUsers } from "../../../services/users/user-admin.ts";
 import type { UserView } from "../../../services/users/user-view.ts";
 import { DataTable, type Column } from "../../components/data-table.tsx";
@@ -13,10 +13,6 @@ import { renderPage } from "../../render-page.tsx";
 import { RoleBadge, StatusBadge, UserRowActions } from "./user-row-parts.tsx";
 
 const tableId = "users-table";
-
-export function groupNames(): string[] {
-  return Object.keys(optionJson<Record<string, number>>("GroupRatio"));
-}
 
 async function UsersTable(props: { context: PageContext }) {
   const { context } = props;

@@ -13,6 +13,8 @@ export const defineTopUps = (k: Kit) =>
       amount: k.bigint("amount").notNull().default(0),
       /** Money paid, in the payment currency. */
       money: k.float("money").notNull().default(0),
+      /** Quota credited on success, fixed when the order is made (later option edits do not change it). */
+      quota: k.bigint("quota").notNull().default(0),
       trade_no: k.varchar("trade_no", 128).notNull(),
       payment_method: k.varchar("payment_method", 32).notNull().default(""),
       create_time: k.bigint("create_time").notNull().default(0),

@@ -1,0 +1,1 @@
+ALTER TABLE "top_ups" ADD COLUMN "quota" bigint DEFAULT 0 NOT NULL;

@@ -1,0 +1,108 @@
+// The dashboard's hourly rollups (quota_data: per user, model and hour, the count of requests,
+// tokens and quota), built from the consumption logs the relay writes.
+//
+// new-api adds each request to an in-memory bucket and flushes increments; a crash loses the
+// bucket and two instances flushing the same bucket add twice. Here a refresh recomputes whole
+// hours from the logs and writes the totals (not increments): a refresh run twice, or by two
+// instances at once, writes the same numbers, and every number is the sum of the logs it came
+// from. Each refresh recomputes from two hours before the newest rollup, which covers logs
+// committed a little after the hour they are stamped with.
+import { and, eq, gte, max, sql } from "drizzle-orm";
+import { shared } from "../../cache/open-shared-state.ts";
+import { nowSeconds } from "../../clock.ts";
+import { countRows, sumInteger } from "../../store/dialect.ts";
+import { db, t, transact } from "../../store/client.ts";
+import { run } from "../../store/transact.ts";
+import { LogType } from "../logs/log-types.ts";
+import { optionBool, optionNumber } from "../options/options.ts";
+
+const hour = 3600;
+const graceSeconds = 2 * hour;
+const chunkSize = 200;
+const lockKey = "dashboard-rollup:lock";
+
+export type RollupResult = { from: number; buckets: number };
+
+/** The first hour to recompute: two hours before the newest rollup, or the very beginning. */
+async function recomputeFrom(): Promise<number> {
+  const [row] = await db.select({ newest: max(t.quota_data.created_at) }).from(t.quota_data);
+  const newest = Number(row?.newest ?? 0);
+  return newest > 0 ? Math.max(0, newest - graceSeconds) : 0;
+}
+
+async function computeBuckets(from: number) {
+  // The hour is written into the SQL text (not a parameter) so PostgreSQL sees the select and
+  // group-by expressions as the same.
+  const bucket = sql<number>`(${t.logs.created_at} - (${t.logs.created_at} % ${sql.raw(String(hour))}))`.mapWith(Number);
+  return db
+    .select({
+      user_id: t.logs.user_id,
+      model_name: t.logs.model_name,
+      created_at: bucket,
+      username: max(t.logs.username),
+      count: countRows(),
+      token_used: sumInteger(sql`${t.logs.prompt_tokens} + ${t.logs.completion_tokens}`),
+      quota: sumInteger(t.logs.quota),
+    })
+    .from(t.logs)
+    .where(and(eq(t.logs.type, LogType.consume), gte(t.logs.created_at, from)))
+    .groupBy(t.logs.user_id, t.logs.model_name, bucket);
+}
+
+async function writeBuckets(rows: Awaited<ReturnType<typeof computeBuckets>>): Promise<void> {
+  for (let start = 0; start < rows.length; start += chunkSize) {
+    const chunk = rows.slice(start, start + chunkSize).map((row) => ({ ...row, username: row.username ?? "" }));
+    await transact(function* (tx) {
+      yield* run(
+        tx
+          .insert(t.quota_data)
+          .values(chunk)
+          .onConflictDoUpdate({
+            target: [t.quota_data.user_id, t.quota_data.model_name, t.quota_data.created_at],
+            set: {
+              username: sql`excluded.username`,
+              count: sql`excluded.count`,
+              token_used: sql`excluded.token_used`,
+              quota: sql`excluded.quota`,
+            },
+          }),
+      );
+    });
+  }
+}
+
+/** Takes the cluster-wide rollup lock, waiting for a running refresh to finish. */
+async function withLock<T>(action: () => Promise<T>): Promise<T> {
+  const owner = crypto.randomUUID();
+  const deadline = Date.now() + 60_000;
+  while (!(await shared.setIfAbsent(lockKey, owner, 300))) {
+    if (Date.now() > deadline) throw new Error("the dashboard rollup lock stayed taken for a minute");
+    await Bun.sleep(50);
+  }
+  try {
+    return await action();
+  } finally {
+    if ((await shared.get(lockKey)) === owner) await shared.delete(lockKey);
+  }
+}
+
+/** Recomputes the recent hours (everything, the first time) from the consumption logs. */
+export function refreshQuotaData(): Promise<RollupResult> {
+  return withLock(async () => {
+    const from = await recomputeFrom();
+    const rows = await computeBuckets(from);
+    await writeBuckets(rows);
+    return { from, buckets: rows.length };
+  });
+}
+
+/**
+ * The background job: when the dashboard is on, one instance per DataExportInterval minutes
+ * refreshes (the shared mark makes it one, whichever instance ticks first).
+ */
+export async function refreshQuotaDataWhenDue(): Promise<void> {
+  if (!optionBool("DataExportEnabled")) return;
+  const interval = Math.max(1, optionNumber("DataExportInterval")) * 60;
+  if (!(await shared.setIfAbsent("dashboard-rollup:due", String(nowSeconds()), Math.max(1, interval - 5)))) return;
+  await refreshQuotaData();
+}

@@ -1,0 +1,131 @@
+// Managing redemption codes (admin): batch creation, listing and search, editing while unused,
+// enabling and disabling, deletion (spec §2 Redemption, §4, §5, §7; new-api-behaviour §4.6).
+// Redeeming a code is in redeem-code.ts.
+import { and, desc, eq, isNull, or, type SQL } from "drizzle-orm";
+import { nowSeconds } from "../../clock.ts";
+import { invalid, notFound } from "../../errors/app-error.ts";
+import { containsText, countRows } from "../../store/dialect.ts";
+import { db, t, transact } from "../../store/client.ts";
+import { run } from "../../store/transact.ts";
+import { pageResult, pagingOf, type Page } from "../paging.ts";
+import { parseInput } from "../parse-input.ts";
+import { quotaLabel } from "../pricing/quota-format.ts";
+import {
+  createRedemptionInput,
+  redemptionNameMessage,
+  redemptionStatusInput,
+  updateRedemptionInput,
+} from "./redemption-schemas.ts";
+import { RedemptionStatus } from "./redemption-status.ts";
+
+export type RedemptionRow = (typeof t.redemptions)["$inferSelect"];
+export type RedemptionView = Omit<RedemptionRow, "deleted_at">;
+
+function toView(row: RedemptionRow): RedemptionView {
+  const { deleted_at: _deleted, ...view } = row;
+  return view;
+}
+
+/** 1 to 20 characters (counted as people count them, not UTF-16 units). */
+function checkName(name: string): void {
+  const length = [...name].length;
+  if (length < 1 || length > 20) throw invalid(redemptionNameMessage);
+}
+
+/** A code is a random UUIDv4 without dashes: 32 hex characters, 122 random bits. */
+export function newRedemptionKey(): string {
+  return crypto.randomUUID().replaceAll("-", "");
+}
+
+/** POST /api/redemption/: creates `count` codes in one transaction and returns their keys. */
+export async function createRedemptions(adminId: number, body: unknown): Promise<string[]> {
+  const input = parseInput(createRedemptionInput, body);
+  const name = input.name || quotaLabel(input.quota);
+  checkName(name);
+  const now = nowSeconds();
+  const rows = Array.from({ length: input.count }, () => ({
+    user_id: adminId,
+    key: newRedemptionKey(),
+    name,
+    quota: input.quota,
+    status: RedemptionStatus.unused,
+    created_time: now,
+  }));
+  const created = await transact(function* (tx) {
+    return yield* run(tx.insert(t.redemptions).values(rows).returning({ key: t.redemptions.key }));
+  });
+  return created.map((row) => row.key);
+}
+
+/** Not deleted (t is bound when the store opens, hence a function). */
+const live = () => isNull(t.redemptions.deleted_at);
+
+async function pageOf(where: SQL | undefined, query: { p?: unknown; page_size?: unknown }): Promise<Page<RedemptionView>> {
+  const paging = pagingOf(query);
+  const [rows, [counted]] = await Promise.all([
+    db.select().from(t.redemptions).where(where).orderBy(desc(t.redemptions.id)).limit(paging.pageSize).offset(paging.offset),
+    db.select({ count: countRows() }).from(t.redemptions).where(where),
+  ]);
+  return pageResult(rows.map(toView), counted?.count ?? 0, paging);
+}
+
+/** GET /api/redemption/?p&page_size: newest first. */
+export function listRedemptions(query: { p?: unknown; page_size?: unknown }): Promise<Page<RedemptionView>> {
+  return pageOf(live(), query);
+}
+
+/** GET /api/redemption/search?keyword: the id when the keyword is a number, or a name containing it. */
+export function searchRedemptions(query: { keyword?: unknown; p?: unknown; page_size?: unknown }): Promise<Page<RedemptionView>> {
+  const keyword = typeof query.keyword === "string" ? query.keyword.trim() : "";
+  if (!keyword) return listRedemptions(query);
+  const byName = containsText(t.redemptions.name, keyword);
+  const matches = /^\d{1,9}$/.test(keyword) ? or(eq(t.redemptions.id, Number(keyword)), byName) : byName;
+  return pageOf(and(live(), matches), query);
+}
+
+async function findLive(id: number): Promise<RedemptionRow> {
+  if (!Number.isSafeInteger(id) || id <= 0) throw invalid("无效的参数");
+  const [row] = await db.select().from(t.redemptions).where(and(eq(t.redemptions.id, id), live())).limit(1);
+  if (!row) throw notFound("兑换码不存在");
+  return row;
+}
+
+/** GET /api/redemption/{id}. */
+export async function getRedemption(id: number): Promise<RedemptionView> {
+  return toView(await findLive(id));
+}
+
+/** PUT /api/redemption/: name and quota, only while the code is unused (spec §4). */
+export async function updateRedemption(body: unknown): Promise<RedemptionView> {
+  const input = parseInput(updateRedemptionInput, body);
+  const name = input.name || quotaLabel(input.quota);
+  checkName(name);
+  await findLive(input.id);
+  const [row] = await db
+    .update(t.redemptions)
+    .set({ name, quota: input.quota })
+    .where(and(eq(t.redemptions.id, input.id), eq(t.redemptions.status, RedemptionStatus.unused), live()))
+    .returning();
+  if (!row) throw invalid("只能编辑未使用的兑换码");
+  return toView(row);
+}
+
+/** PUT /api/redemption/?status_only=true: enable or disable; a used code stays used. */
+export async function setRedemptionStatus(body: unknown): Promise<RedemptionView> {
+  const input = parseInput(redemptionStatusInput, body);
+  await findLive(input.id);
+  // The condition is part of the write, so a code redeemed a moment ago cannot be re-enabled.
+  const [row] = await db
+    .update(t.redemptions)
+    .set({ status: input.status })
+    .where(and(eq(t.redemptions.id, input.id), live(), or(eq(t.redemptions.status, RedemptionStatus.unused), eq(t.redemptions.status, RedemptionStatus.disabled))))
+    .returning();
+  if (!row) throw invalid("兑换码已被使用，无法启用或禁用");
+  return toView(row);
+}
+
+/** DELETE /api/redemption/{id}/: a soft delete, so used codes keep their history. */
+export async function deleteRedemption(id: number): Promise<void> {
+  await findLive(id);
+  await db.update(t.redemptions).set({ deleted_at: nowSeconds() }).where(eq(t.redemptions.id, id));
+}
