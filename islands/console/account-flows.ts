@@ -44,10 +44,12 @@ async function openAuthorizePage(button: HTMLElement): Promise<void> {
 }
 
 /** Leaves a callback page: in the window that opened the flow when there is one. */
-function leaveTo(path: string): void {
+function leaveTo(path: string, notice?: string): void {
   const opener = window.opener as Window | null;
   try {
     if (opener && opener !== window && opener.location.origin === window.location.origin) {
+      // Each window keeps its own sessionStorage: the notice goes to the one that shows it.
+      if (notice) opener.sessionStorage.setItem("pending-toast", notice);
       opener.location.href = path;
       window.close();
       return;
@@ -55,6 +57,7 @@ function leaveTo(path: string): void {
   } catch {
     // A foreign opener: stay in this window.
   }
+  if (notice) sessionStorage.setItem("pending-toast", notice);
   window.location.href = path;
 }
 
@@ -64,10 +67,7 @@ async function finishCallback(element: HTMLElement): Promise<void> {
   if (element.dataset.oauthCallback!.endsWith("/telegram/login") && aff && !params.has("aff")) params.set("aff", aff);
   try {
     const envelope = await apiCall<ConsoleUser>("GET", `${element.dataset.oauthCallback}?${params}`, undefined, true);
-    if (envelope.message === "bind") {
-      sessionStorage.setItem("pending-toast", element.dataset.boundText ?? "");
-      return leaveTo("/setting");
-    }
+    if (envelope.message === "bind") return leaveTo("/setting", element.dataset.boundText);
     rememberUser(envelope.data!);
     leaveTo("/token");
   } catch (error) {

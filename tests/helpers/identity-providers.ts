@@ -18,6 +18,11 @@ export type IdentityProviders = {
   wechatCode(openid: string, uses?: number): string;
   /** A Turnstile token siteverify accepts once. */
   turnstileToken(): string;
+  /**
+   * Who "signs in" at the imitation's GitHub authorize page: it then redirects the browser to
+   * `callback` (the gateway's /oauth/github) with a fresh code and the state it was given.
+   */
+  authorizeGitHubAs(person: GitHubPerson, callback: string): void;
   /** Requests received, by path, for assertions. */
   calls: { path: string; body: string; authorization: string }[];
   stop(): void;
@@ -41,6 +46,7 @@ export function startIdentityProviders(): IdentityProviders {
   const wechatCodes = new Map<string, { openid: string; uses: number }>();
   const turnstileTokens = new Set<string>();
   const calls: IdentityProviders["calls"] = [];
+  let githubLogin: { person: GitHubPerson; callback: string } | undefined;
   const json = (body: unknown, status = 200) => Response.json(body, { status });
 
   const server = Bun.serve({
@@ -52,6 +58,15 @@ export function startIdentityProviders(): IdentityProviders {
       const authorization = request.headers.get("authorization") ?? "";
       calls.push({ path: url.pathname, body, authorization });
       switch (url.pathname) {
+        case "/github/login/oauth/authorize": {
+          if (!githubLogin || url.searchParams.get("client_id") !== providerSecrets.githubClientId) return json({ error: "unknown client" }, 400);
+          const code = next("ghcode");
+          githubCodes.set(code, githubLogin.person);
+          const back = new URL(githubLogin.callback);
+          back.searchParams.set("code", code);
+          back.searchParams.set("state", url.searchParams.get("state") ?? "");
+          return Response.redirect(back.toString(), 302);
+        }
         case "/github/login/oauth/access_token": {
           const input = JSON.parse(body || "{}") as { client_id?: string; client_secret?: string; code?: string };
           if (input.client_id !== providerSecrets.githubClientId || input.client_secret !== providerSecrets.githubClientSecret) {
@@ -138,6 +153,9 @@ export function startIdentityProviders(): IdentityProviders {
       const code = String(100000 + ++sequence);
       wechatCodes.set(code, { openid, uses });
       return code;
+    },
+    authorizeGitHubAs(person, callback) {
+      githubLogin = { person, callback };
     },
     turnstileToken() {
       const token = next("turnstile");

@@ -4,6 +4,7 @@
 import type { PageContext } from "../page-context.ts";
 import type { PageOptions } from "../render-page.tsx";
 import { TextField } from "./form-fields.tsx";
+import { Modal } from "./modal.tsx";
 
 const turnstileScript = "https://challenges.cloudflare.com/turnstile/v0/api.js";
 const telegramScript = "https://telegram.org/js/telegram-widget.js?22";
@@ -51,9 +52,8 @@ export function EmailCodeFields(props: { context: PageContext; emailValue?: stri
 export function WeChatDialog(props: { context: PageContext; id: string; action: string; success: string }) {
   const { t, status } = props.context;
   return (
-    <dialog id={props.id} class="modal">
-      <div class="modal-box flex flex-col items-center gap-3">
-        <h3 class="text-lg font-bold" safe>{t("微信扫码登录")}</h3>
+    <Modal id={props.id} t={t} title={t("微信扫码登录")}>
+      <div class="flex flex-col items-center gap-3">
         {status.wechat_qrcode ? <img src={status.wechat_qrcode} alt={t("微信公众号二维码")} class="size-48" /> : ""}
         <p class="text-base-content/70 text-center text-sm" safe>
           {t("微信扫码关注公众号，输入「验证码」获取验证码（三分钟内有效）")}
@@ -64,10 +64,7 @@ export function WeChatDialog(props: { context: PageContext; id: string; action: 
           <button type="submit" class="btn btn-primary" safe>{t("确定")}</button>
         </form>
       </div>
-      <form method="dialog" class="modal-backdrop">
-        <button type="submit" aria-label={t("关闭")}>{t("关闭")}</button>
-      </form>
-    </dialog>
+    </Modal>
   );
 }
 

@@ -12,7 +12,8 @@ function Card(props: { title: string; children?: JSX.Element | JSX.Element[] | s
       <div class="card bg-base-100 w-full max-w-md shadow-sm">
         <div class="card-body gap-4">
           <h1 class="card-title text-2xl" safe>{props.title}</h1>
-          {props.children}
+          {/* Forms rendered by our own components. */}
+          {props.children as "safe"}
         </div>
       </div>
     </div>

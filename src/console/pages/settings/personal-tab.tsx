@@ -17,7 +17,7 @@ export function personalTab(context: PageContext): JSX.Element {
   const { t, user, status } = context;
   const me = user!;
   return (
-    <div class="grid gap-4 lg:grid-cols-2">
+    <div class="grid items-start gap-4 lg:grid-cols-2">
       <section class="card bg-base-100 shadow-sm" aria-labelledby="profile-title">
         <div class="card-body">
           <h2 id="profile-title" class="card-title" safe>{t("个人信息")}</h2>

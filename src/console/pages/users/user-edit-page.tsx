@@ -36,7 +36,8 @@ function EditCard(props: { title: string; children: JSX.Element | JSX.Element[] 
     <div class="card bg-base-100 mx-auto w-full max-w-2xl shadow-sm">
       <div class="card-body gap-4">
         <h1 class="card-title text-2xl" safe>{props.title}</h1>
-        {props.children}
+        {/* Forms rendered by our own components. */}
+        {props.children as "safe"}
       </div>
     </div>
   );
@@ -44,7 +45,7 @@ function EditCard(props: { title: string; children: JSX.Element | JSX.Element[] 
 
 export async function userEditPage(context: PageContext, params: Record<string, string | undefined>): Promise<Response> {
   const { t, status } = context;
-  if (params.id === undefined) return selfEditPage(context);
+  if (params?.id === undefined) return selfEditPage(context);
   let user: UserView;
   try {
     user = await getUserForAdmin(context.user!, Number(params.id));

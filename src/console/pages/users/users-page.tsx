@@ -6,6 +6,7 @@ import { listUsers } from "../../../services/users/user-admin.ts";
 import type { UserView } from "../../../services/users/user-view.ts";
 import { DataTable, type Column } from "../../components/data-table.tsx";
 import { TextField } from "../../components/form-fields.tsx";
+import { Modal } from "../../components/modal.tsx";
 import { formatCount, formatQuotaDisplay } from "../../format.ts";
 import { fragmentResponse, fragmentTarget, pagingOf } from "../../fragment.ts";
 import type { PageContext } from "../../page-context.ts";
@@ -13,6 +14,14 @@ import { renderPage } from "../../render-page.tsx";
 import { RoleBadge, StatusBadge, UserRowActions } from "./user-row-parts.tsx";
 
 const tableId = "users-table";
+
+function StatLine(props: { label: string; value: string }) {
+  return (
+    <span>
+      <span class="text-base-content/60" safe>{props.label}</span> <span safe>{props.value}</span>
+    </span>
+  );
+}
 
 async function UsersTable(props: { context: PageContext }) {
   const { context } = props;
@@ -32,14 +41,14 @@ async function UsersTable(props: { context: PageContext }) {
         </div>
       ),
     },
-    { header: t("分组"), cell: (user) => <span class="badge badge-ghost" safe>{user.group}</span> },
+    { header: t("分组"), cell: (user) => <span class="badge badge-sm badge-ghost" safe>{user.group}</span> },
     {
       header: t("统计信息"),
       cell: (user) => (
         <div class="flex flex-col text-xs">
-          <span safe>{`${t("剩余额度")}: ${formatQuotaDisplay(user.quota, status)}`}</span>
-          <span safe>{`${t("已用额度")}: ${formatQuotaDisplay(user.used_quota, status)}`}</span>
-          <span safe>{`${t("请求次数")}: ${formatCount(user.request_count)}`}</span>
+          <StatLine label={t("剩余额度")} value={formatQuotaDisplay(user.quota, status)} />
+          <StatLine label={t("已用额度")} value={formatQuotaDisplay(user.used_quota, status)} />
+          <StatLine label={t("请求次数")} value={formatCount(user.request_count)} />
         </div>
       ),
     },
@@ -47,9 +56,9 @@ async function UsersTable(props: { context: PageContext }) {
       header: t("邀请信息"),
       cell: (user) => (
         <div class="flex flex-col text-xs">
-          <span safe>{`${t("邀请人数")}: ${user.aff_count}`}</span>
-          <span safe>{`${t("邀请总收益")}: ${formatQuotaDisplay(user.aff_history_quota, status)}`}</span>
-          <span safe>{`${t("邀请人")}: ${user.inviter_id || t("无")}`}</span>
+          <StatLine label={t("邀请人数")} value={String(user.aff_count)} />
+          <StatLine label={t("邀请总收益")} value={formatQuotaDisplay(user.aff_history_quota, status)} />
+          <StatLine label={t("邀请人")} value={user.inviter_id ? String(user.inviter_id) : t("无")} />
         </div>
       ),
     },
@@ -74,22 +83,16 @@ async function UsersTable(props: { context: PageContext }) {
 function AddUserDialog(props: { context: PageContext }) {
   const { t } = props.context;
   return (
-    <dialog id="add-user" class="modal">
-      <div class="modal-box">
-        <h3 class="mb-4 text-lg font-bold" safe>{t("添加用户")}</h3>
-        <form class="flex flex-col gap-3" data-api-form="POST /api/user/" data-success={`refresh:#${tableId}`} novalidate>
-          <TextField name="username" label={t("用户名")} placeholder={t("最长 12 位")} maxlength={12} autocomplete="off" />
-          <TextField name="display_name" label={t("显示名称")} maxlength={20} autocomplete="off" />
-          <TextField name="password" label={t("密码")} type="password" placeholder={t("8 到 20 位")} autocomplete="new-password" />
-          <div class="modal-action">
-            <button type="submit" class="btn btn-primary" safe>{t("提交")}</button>
-          </div>
-        </form>
-      </div>
-      <form method="dialog" class="modal-backdrop">
-        <button type="submit" aria-label={t("关闭")}>{t("关闭")}</button>
+    <Modal id="add-user" t={t} title={t("添加用户")}>
+      <form class="flex flex-col gap-3" data-api-form="POST /api/user/" data-success={`refresh:#${tableId}`} novalidate>
+        <TextField name="username" label={t("用户名")} placeholder={t("最长 12 位")} maxlength={12} autocomplete="off" />
+        <TextField name="display_name" label={t("显示名称")} maxlength={20} autocomplete="off" />
+        <TextField name="password" label={t("密码")} type="password" placeholder={t("8 到 20 位")} autocomplete="new-password" />
+        <div class="modal-action">
+          <button type="submit" class="btn btn-primary" safe>{t("提交")}</button>
+        </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }
 
@@ -108,6 +111,7 @@ export async function usersPage(context: PageContext): Promise<Response> {
         </div>
         <form class="flex flex-wrap items-end gap-2" role="search" hx-get="/user" hx-target={`#${tableId}`} hx-swap="outerHTML" hx-push-url="true">
           <input
+            type="search"
             class="input input-bordered input-sm w-64"
             name="keyword"
             value={url.searchParams.get("keyword") ?? ""}
@@ -122,7 +126,8 @@ export async function usersPage(context: PageContext): Promise<Response> {
           </select>
           <button type="submit" class="btn btn-sm" safe>{t("搜索")}</button>
         </form>
-        {await UsersTable({ context })}
+        {/* Rendered by our own components, which escape what they show. */}
+        {(await UsersTable({ context })) as "safe"}
       </div>
       <AddUserDialog context={context} />
     </div>,

@@ -2,6 +2,7 @@
 // filled from GET /api/user/models by the browser) and deleting the account, confirmed by
 // typing the username (spec §5 Delete own account).
 import { isRoot } from "../../../../services/users/roles.ts";
+import { Modal } from "../../../components/modal.tsx";
 import type { PageContext } from "../../../page-context.ts";
 
 export function ModelsCard(props: { context: PageContext }) {
@@ -32,29 +33,23 @@ export function DeleteAccountCard(props: { context: PageContext }) {
         <h2 id="delete-title" class="card-title text-error" safe>{t("删除账户")}</h2>
         <p class="text-base-content/70 text-sm" safe>{t("此操作不可逆：账户将被注销，用户名和绑定的账户不能再次使用。")}</p>
         <button type="button" class="btn btn-error btn-outline w-fit" data-open-dialog="#delete-account" safe>{t("删除账户")}</button>
-        <dialog id="delete-account" class="modal">
-          <div class="modal-box">
-            <h3 class="text-lg font-bold" safe>{t("确认删除账户")}</h3>
-            <form
-              class="mt-4 flex flex-col gap-3"
-              data-api-form="DELETE /api/user/self"
-              data-success="event:account-deleted"
-              data-done-text={t("账户已删除！")}
-              novalidate
-            >
-              <label class="form-control w-full">
-                <span class="label-text mb-1 block text-sm" safe>{t("请输入你的账户名以确认删除")}</span>
-                <input class="input input-bordered w-full" name="username" autocomplete="off" placeholder={user!.username} />
-              </label>
-              <div class="modal-action">
-                <button type="submit" class="btn btn-error" safe>{t("删除账户")}</button>
-              </div>
-            </form>
-          </div>
-          <form method="dialog" class="modal-backdrop">
-            <button type="submit" aria-label={t("关闭")}>{t("关闭")}</button>
+        <Modal id="delete-account" t={t} title={t("确认删除账户")}>
+          <form
+            class="flex flex-col gap-3"
+            data-api-form="DELETE /api/user/self"
+            data-success="event:account-deleted"
+            data-done-text={t("账户已删除！")}
+            novalidate
+          >
+            <label class="form-control w-full">
+              <span class="label-text mb-1 block text-sm" safe>{t("请输入你的账户名以确认删除")}</span>
+              <input class="input input-bordered w-full" name="username" autocomplete="off" placeholder={user!.username} />
+            </label>
+            <div class="modal-action">
+              <button type="submit" class="btn btn-error" safe>{t("删除账户")}</button>
+            </div>
           </form>
-        </dialog>
+        </Modal>
       </div>
     </section>
   );

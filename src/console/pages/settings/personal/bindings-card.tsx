@@ -3,6 +3,7 @@
 // A method appears only when the site switched it on; bound accounts show their id.
 import { authorizeUrl } from "../../../../services/auth/oauth-providers.ts";
 import { EmailCodeFields, TelegramWidget, TurnstileWidget, WeChatDialog } from "../../../components/auth-widgets.tsx";
+import { Modal } from "../../../components/modal.tsx";
 import type { PageContext } from "../../../page-context.ts";
 
 function BindingRow(props: { label: string; value: string; unbound: string; children?: JSX.Element | string }) {
@@ -12,7 +13,8 @@ function BindingRow(props: { label: string; value: string; unbound: string; chil
         <span class="font-medium" safe>{props.label}</span>
         <span class="text-base-content/60 text-sm" safe>{props.value || props.unbound}</span>
       </div>
-      {props.children ?? ""}
+      {/* Buttons and widgets rendered by our own components. */}
+      {(props.children ?? "") as "safe"}
     </li>
   );
 }
@@ -20,21 +22,15 @@ function BindingRow(props: { label: string; value: string; unbound: string; chil
 function EmailBindDialog(props: { context: PageContext }) {
   const { t } = props.context;
   return (
-    <dialog id="bind-email" class="modal">
-      <div class="modal-box">
-        <h3 class="mb-4 text-lg font-bold" safe>{t("绑定邮箱地址")}</h3>
-        <form class="flex flex-col gap-3" data-api-form="GET /api/oauth/email/bind" data-success="reload" novalidate>
-          <EmailCodeFields context={props.context} />
-          <TurnstileWidget context={props.context} />
-          <div class="modal-action">
-            <button type="submit" class="btn btn-primary" safe>{t("确定")}</button>
-          </div>
-        </form>
-      </div>
-      <form method="dialog" class="modal-backdrop">
-        <button type="submit" aria-label={t("关闭")}>{t("关闭")}</button>
+    <Modal id="bind-email" t={t} title={t("绑定邮箱地址")}>
+      <form class="flex flex-col gap-3" data-api-form="GET /api/oauth/email/bind" data-success="reload" novalidate>
+        <EmailCodeFields context={props.context} />
+        <TurnstileWidget context={props.context} />
+        <div class="modal-action">
+          <button type="submit" class="btn btn-primary" safe>{t("确定")}</button>
+        </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }
 
