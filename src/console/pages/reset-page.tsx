@@ -2,30 +2,17 @@
 // button after a mail went out), and "/user/reset": the mailed link lands here with the address
 // (read-only) and token; confirming shows the new password and copies it (spec §2 Reset).
 import { TurnstileWidget, authWidgetOptions } from "../components/auth-widgets.tsx";
+import { FormCard } from "../components/form-card.tsx";
 import { TextField } from "../components/form-fields.tsx";
 import type { PageContext } from "../page-context.ts";
 import { renderPage } from "../render-page.tsx";
-
-function Card(props: { title: string; children?: JSX.Element | JSX.Element[] | string }) {
-  return (
-    <div class="flex justify-center py-8">
-      <div class="card bg-base-100 w-full max-w-md shadow-sm">
-        <div class="card-body gap-4">
-          <h1 class="card-title text-2xl" safe>{props.title}</h1>
-          {/* Forms rendered by our own components. */}
-          {props.children as "safe"}
-        </div>
-      </div>
-    </div>
-  );
-}
 
 export function resetRequestPage(context: PageContext): Response {
   const { t } = context;
   return renderPage(
     context,
     { title: t("密码重置"), ...authWidgetOptions(context) },
-    <Card title={t("密码重置")}>
+    <FormCard title={t("密码重置")}>
       <form class="flex flex-col gap-3" data-api-form="GET /api/reset_password" data-success="event:reset-mail-sent" data-keep novalidate>
         <TextField name="email" label={t("邮箱")} type="email" autocomplete="email" />
         <TurnstileWidget context={context} />
@@ -40,7 +27,7 @@ export function resetRequestPage(context: PageContext): Response {
         </button>
       </form>
       <a href="/login" class="link text-sm" safe>{t("已有账户？点击登录")}</a>
-    </Card>,
+    </FormCard>,
   );
 }
 
@@ -51,7 +38,7 @@ export function resetConfirmPage(context: PageContext): Response {
   return renderPage(
     context,
     { title: t("密码重置确认") },
-    <Card title={t("密码重置确认")}>
+    <FormCard title={t("密码重置确认")}>
       <form
         class="flex flex-col gap-3"
         data-api-form="POST /api/user/reset"
@@ -70,6 +57,6 @@ export function resetConfirmPage(context: PageContext): Response {
         <input id="new-password" class="input input-bordered w-full font-mono" readonly aria-label={t("新密码")} placeholder={t("确认后在此显示")} />
       </label>
       <a href="/login" class="link text-sm" safe>{t("返回登录")}</a>
-    </Card>,
+    </FormCard>,
   );
 }

@@ -3,11 +3,9 @@
 // backs the check); a first sign-in creates an account when registration is open, with the
 // invite code the visitor arrived with, so invite rewards are credited exactly as for a
 // password registration.
-import { and, eq, isNull, max } from "drizzle-orm";
-import { AppError, forbidden, invalid, isAppError } from "../../errors/app-error.ts";
-import { isUniqueViolation } from "../../store/dialect.ts";
+import { and, eq, max } from "drizzle-orm";
+import { forbidden, invalid, isAppError } from "../../errors/app-error.ts";
 import { db, t } from "../../store/client.ts";
-import { announceChange } from "../change-notices.ts";
 import type { BoolOptionKey } from "../options/option-registry.ts";
 import { optionBool } from "../options/options.ts";
 import { acceptableEmail } from "../users/email-rules.ts";
@@ -16,6 +14,7 @@ import { createAccount } from "../users/registration.ts";
 import { UserStatus } from "../users/roles.ts";
 import { emailTaken, findUserBySocialId, type SocialColumn } from "../users/user-queries.ts";
 import type { UserRow } from "../users/user-view.ts";
+import { updateLiveUser } from "../users/user-writes.ts";
 
 export type SocialProvider = "github" | "linuxdo" | "wechat" | "telegram";
 
@@ -141,17 +140,5 @@ export async function bindSocial(user: UserRow, identity: SocialIdentity): Promi
   assertSocialEnabled(identity.provider);
   const rules = socialProviders[identity.provider];
   if (await findBoundUser(identity)) throw invalid(rules.taken);
-  try {
-    const [updated] = await db
-      .update(t.users)
-      .set({ [rules.column]: identity.id })
-      .where(and(eq(t.users.id, user.id), isNull(t.users.deleted_at)))
-      .returning();
-    if (!updated) throw invalid("用户不存在");
-    await announceChange("users", updated.id);
-    return updated;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError("invalid", rules.taken);
-    throw error;
-  }
+  return updateLiveUser(user.id, { [rules.column]: identity.id }, rules.taken);
 }

@@ -2,19 +2,16 @@
 // EmailVerificationEnabled and GET /api/oauth/email/bind use it up). A code is valid three
 // minutes, bound to the address, single-use, and dies after five wrong tries; an address gets
 // at most one mail per 30 seconds, matching the console's countdown.
-import { and, eq, isNull } from "drizzle-orm";
 import { shared } from "../../cache/open-shared-state.ts";
 import { AppError, invalid } from "../../errors/app-error.ts";
 import type { Language } from "../../i18n/languages.ts";
-import { isUniqueViolation } from "../../store/dialect.ts";
-import { db, t } from "../../store/client.ts";
-import { announceChange } from "../change-notices.ts";
 import { consumeCode, issueCode } from "../verifications/verification-codes.ts";
 import { mailVerificationCode } from "./account-mails.ts";
 import { acceptableEmail } from "./email-rules.ts";
 import { randomDigits } from "./random-codes.ts";
 import { emailTaken } from "./user-queries.ts";
 import type { UserRow } from "./user-view.ts";
+import { updateLiveUser } from "./user-writes.ts";
 
 export const emailCodeSeconds = 180;
 export const mailResendSeconds = 30;
@@ -41,17 +38,5 @@ export async function bindEmail(user: UserRow, rawEmail: unknown, rawCode: unkno
   const email = acceptableEmail(rawEmail);
   if (email !== user.email && (await emailTaken(email))) throw invalid("邮箱地址已被占用");
   if (!(await consumeCode("email_verification", email, rawCode))) throw invalid("验证码错误或已过期");
-  try {
-    const [updated] = await db
-      .update(t.users)
-      .set({ email })
-      .where(and(eq(t.users.id, user.id), isNull(t.users.deleted_at)))
-      .returning();
-    if (!updated) throw invalid("用户不存在");
-    await announceChange("users", updated.id);
-    return updated;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw invalid("邮箱地址已被占用");
-    throw error;
-  }
+  return updateLiveUser(user.id, { email }, "邮箱地址已被占用");
 }

@@ -2,13 +2,10 @@
 // PUT /api/user/setting): exactly notify_type, quota_warning_threshold, webhook_url,
 // webhook_secret and notification_email. notify/notify-settings.ts reads them back (for the
 // alerts of notify/quota-alerts.ts and for the form).
-import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { invalid } from "../../errors/app-error.ts";
-import { db, t } from "../../store/client.ts";
-import { announceChange } from "../change-notices.ts";
 import { parseInput } from "../parse-input.ts";
 import type { UserRow } from "./user-view.ts";
+import { updateLiveUser } from "./user-writes.ts";
 
 export type NotificationSetting = {
   notify_type: "email" | "webhook";
@@ -63,12 +60,6 @@ export async function updateNotificationSetting(user: UserRow, body: unknown): P
     webhook_secret: input.webhook_secret,
     notification_email: input.notification_email.toLowerCase(),
   };
-  const [updated] = await db
-    .update(t.users)
-    .set({ setting: JSON.stringify(setting) })
-    .where(and(eq(t.users.id, user.id), isNull(t.users.deleted_at)))
-    .returning({ id: t.users.id });
-  if (!updated) throw invalid("用户不存在");
-  await announceChange("users", user.id);
+  await updateLiveUser(user.id, { setting: JSON.stringify(setting) });
   return setting;
 }

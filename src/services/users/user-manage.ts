@@ -2,30 +2,23 @@
 // accounts. Every change of role or status, and every deletion, bumps the user's
 // session_version, so open sessions end at their next request on every instance. Deletion is
 // soft: the row stays (logs and money keep their owner), the username and bindings stay taken.
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { forbidden, invalid } from "../../errors/app-error.ts";
 import { nowSeconds } from "../../clock.ts";
 import { db, t } from "../../store/client.ts";
-import { announceChange } from "../change-notices.ts";
 import { parseInput } from "../parse-input.ts";
 import { manageableUser } from "./user-admin.ts";
 import { Role, UserStatus, isRoot } from "./roles.ts";
 import { manageUserInput } from "./user-schemas.ts";
 import type { UserRow } from "./user-view.ts";
+import { updateLiveUser } from "./user-writes.ts";
 
 const sameOrHigher = "无权更新同权限等级或更高权限等级的用户信息";
 
 type Changes = { role?: number; status?: number; deleted_at?: number };
 
-async function applyChanges(target: UserRow, changes: Changes): Promise<UserRow> {
-  const [updated] = await db
-    .update(t.users)
-    .set({ ...changes, session_version: sql`${t.users.session_version} + 1` })
-    .where(and(eq(t.users.id, target.id), isNull(t.users.deleted_at)))
-    .returning();
-  if (!updated) throw invalid("用户不存在");
-  await announceChange("users", updated.id);
-  return updated;
+function applyChanges(target: UserRow, changes: Changes): Promise<UserRow> {
+  return updateLiveUser(target.id, { ...changes, session_version: sql`${t.users.session_version} + 1` });
 }
 
 function changesFor(actor: UserRow, target: UserRow, action: string): Changes {

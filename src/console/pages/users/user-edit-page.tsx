@@ -4,6 +4,7 @@
 import { isAppError } from "../../../errors/app-error.ts";
 import { getUserForAdmin } from "../../../services/users/user-admin.ts";
 import { toUserView, type UserView } from "../../../services/users/user-view.ts";
+import { FormCard } from "../../components/form-card.tsx";
 import { TextField } from "../../components/form-fields.tsx";
 import { formatQuotaDisplay } from "../../format.ts";
 import type { PageContext } from "../../page-context.ts";
@@ -31,14 +32,12 @@ function BoundAccounts(props: { context: PageContext; user: UserView }) {
   );
 }
 
-function EditCard(props: { title: string; children: JSX.Element | JSX.Element[] }) {
+function FormButtons(props: { context: PageContext }) {
+  const { t } = props.context;
   return (
-    <div class="card bg-base-100 mx-auto w-full max-w-2xl shadow-sm">
-      <div class="card-body gap-4">
-        <h1 class="card-title text-2xl" safe>{props.title}</h1>
-        {/* Forms rendered by our own components. */}
-        {props.children as "safe"}
-      </div>
+    <div class="flex gap-2">
+      <button type="submit" class="btn btn-primary" safe>{t("提交")}</button>
+      <a href="/user" class="btn" safe>{t("取消")}</a>
     </div>
   );
 }
@@ -56,7 +55,7 @@ export async function userEditPage(context: PageContext, params: Record<string, 
   return renderPage(
     context,
     { title: t("编辑用户") },
-    <EditCard title={t("编辑用户")}>
+    <FormCard wide title={t("编辑用户")}>
       <form class="flex flex-col gap-3" data-api-form="PUT /api/user/" data-success="redirect:/user" novalidate>
         <input type="hidden" name="id" value={String(user.id)} data-json-type="number" />
         <TextField name="username" label={t("用户名")} value={user.username} maxlength={12} autocomplete="off" />
@@ -78,12 +77,9 @@ export async function userEditPage(context: PageContext, params: Record<string, 
           </label>
         </div>
         <BoundAccounts context={context} user={user} />
-        <div class="flex gap-2">
-          <button type="submit" class="btn btn-primary" safe>{t("提交")}</button>
-          <a href="/user" class="btn" safe>{t("取消")}</a>
-        </div>
+        <FormButtons context={context} />
       </form>
-    </EditCard>,
+    </FormCard>,
   );
 }
 
@@ -93,18 +89,15 @@ function selfEditPage(context: PageContext): Response {
   return renderPage(
     context,
     { title: t("编辑个人信息") },
-    <EditCard title={t("编辑个人信息")}>
+    <FormCard wide title={t("编辑个人信息")}>
       <form class="flex flex-col gap-3" data-api-form="PUT /api/user/self" data-success="reload" novalidate>
         <TextField name="" label={t("用户名")} value={user.username} readonly />
         <TextField name="display_name" label={t("显示名称")} value={user.display_name} maxlength={20} autocomplete="off" />
         <TextField name="password" label={t("新密码")} type="password" placeholder={t("请输入新的密码，最短 8 位（留空则不修改）")} autocomplete="new-password" />
         <TextField name="password2" label={t("确认新密码")} type="password" autocomplete="new-password" />
         <BoundAccounts context={context} user={user} />
-        <div class="flex gap-2">
-          <button type="submit" class="btn btn-primary" safe>{t("提交")}</button>
-          <a href="/user" class="btn" safe>{t("取消")}</a>
-        </div>
+        <FormButtons context={context} />
       </form>
-    </EditCard>,
+    </FormCard>,
   );
 }
