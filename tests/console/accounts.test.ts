@@ -191,3 +191,25 @@ describe("notification settings", () => {
     await context.close();
   }, 30_000);
 });
+
+describe("available models", () => {
+  test("the personal tab shows the first 10 models and expands the rest", async () => {
+    const models = Array.from({ length: 12 }, (_, index) => `model-${String(index + 1).padStart(2, "0")}`);
+    const created = await root.post("/api/channel/", { name: "catalog", type: 1, key: "k-catalog", models: models.join(","), group: "default" });
+    expect(created.body.success).toBe(true);
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await step(page, "models", async () => {
+      await loginThroughForm(page, "pablo", "password123");
+      await page.waitForURL("**/token");
+      await page.goto("/setting");
+      const card = page.locator("[data-user-models]");
+      await card.getByText("model-01", { exact: true }).waitFor();
+      expect(await card.locator(".badge").count()).toBe(10);
+      await card.getByRole("button", { name: "更多 2 个模型" }).click();
+      expect(await card.locator(".badge").count()).toBe(12);
+      await card.getByText("model-12", { exact: true }).waitFor();
+    });
+    await context.close();
+  }, 30_000);
+});
