@@ -16,12 +16,14 @@ import zhMoney from "./locales/zh/money.json" with { type: "json" };
 import enMoney from "./locales/en/money.json" with { type: "json" };
 import zhRelay from "./locales/zh/relay.json" with { type: "json" };
 import enRelay from "./locales/en/relay.json" with { type: "json" };
+import zhUsers from "./locales/zh/users.json" with { type: "json" };
+import enUsers from "./locales/en/users.json" with { type: "json" };
 
 export type Catalog = Record<string, string>;
 
 export const catalogs = {
-  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, relay: zhRelay },
-  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, relay: enRelay },
+  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, relay: zhRelay, users: zhUsers },
+  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, relay: enRelay, users: enUsers },
 } satisfies Record<"zh" | "en", Record<string, Catalog>>;
 
 export type Namespace = keyof (typeof catalogs)["zh"];
