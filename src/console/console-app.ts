@@ -15,6 +15,10 @@ import { playgroundPage } from "./pages/playground-page.tsx";
 import { pricingPage } from "./pages/pricing-page.tsx";
 import { registerPage } from "./pages/register-page.tsx";
 import { settingsPage } from "./pages/settings/settings-page.tsx";
+import { oauthCallbackPage } from "./pages/oauth-callback-page.tsx";
+import { resetConfirmPage, resetRequestPage } from "./pages/reset-page.tsx";
+import { userEditPage } from "./pages/users/user-edit-page.tsx";
+import { usersPage } from "./pages/users/users-page.tsx";
 import { tokenPage } from "./pages/tokens/token-page.tsx";
 
 export const consoleApp = ({ auth }: WebDeps) =>
@@ -25,6 +29,15 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/register", page("public", registerPage))
     .get("/about", page("public", aboutPage))
     .get("/setting", page("user", settingsPage))
+    .get("/reset", page("public", resetRequestPage))
+    .get("/user/reset", page("public", resetConfirmPage))
+    .get("/oauth/github", page("public", oauthCallbackPage("/api/oauth/github")))
+    .get("/oauth/linuxdo", page("public", oauthCallbackPage("/api/oauth/linuxdo")))
+    .get("/oauth/telegram", page("public", oauthCallbackPage("/api/oauth/telegram/login")))
+    .get("/oauth/telegram/bind", page("public", oauthCallbackPage("/api/oauth/telegram/bind")))
+    .get("/user", page("admin", usersPage))
+    .get("/user/edit", page("admin", userEditPage))
+    .get("/user/edit/:id", page("admin", userEditPage))
     .get("/token", page("user", tokenPage))
     .get("/log", page("user", logPage))
     .get("/channel", page("admin", channelPage))

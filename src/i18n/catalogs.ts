@@ -18,12 +18,14 @@ import zhMoney from "./locales/zh/money.json" with { type: "json" };
 import enMoney from "./locales/en/money.json" with { type: "json" };
 import zhRelay from "./locales/zh/relay.json" with { type: "json" };
 import enRelay from "./locales/en/relay.json" with { type: "json" };
+import zhUsers from "./locales/zh/users.json" with { type: "json" };
+import enUsers from "./locales/en/users.json" with { type: "json" };
 
 export type Catalog = Record<string, string>;
 
 export const catalogs = {
-  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, relay: zhRelay, models: zhModels },
-  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, relay: enRelay, models: enModels },
+  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, relay: zhRelay, users: zhUsers, models: zhModels },
+  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, relay: enRelay, users: enUsers, models: enModels },
 } satisfies Record<"zh" | "en", Record<string, Catalog>>;
 
 export type Namespace = keyof (typeof catalogs)["zh"];
