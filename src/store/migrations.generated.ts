@@ -2,9 +2,11 @@
 import sqlite0000 from "../../drizzle/sqlite/0000_init.sql" with { type: "text" };
 import sqlite0001 from "../../drizzle/sqlite/0001_top_up_quota.sql" with { type: "text" };
 import sqlite0002 from "../../drizzle/sqlite/0002_unique_user_identities.sql" with { type: "text" };
+import sqlite0003 from "../../drizzle/sqlite/0003_log_filter_time_indexes.sql" with { type: "text" };
 import pg0000 from "../../drizzle/pg/0000_init.sql" with { type: "text" };
 import pg0001 from "../../drizzle/pg/0001_top_up_quota.sql" with { type: "text" };
 import pg0002 from "../../drizzle/pg/0002_unique_user_identities.sql" with { type: "text" };
+import pg0003 from "../../drizzle/pg/0003_log_filter_time_indexes.sql" with { type: "text" };
 
 export type EmbeddedMigration = { tag: string; when: number; sql: string };
 
@@ -12,9 +14,11 @@ export const sqliteMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795320733371, sql: sqlite0000 },
   { tag: "0001_top_up_quota", when: 1795322303223, sql: sqlite0001 },
   { tag: "0002_unique_user_identities", when: 1795323384565, sql: sqlite0002 },
+  { tag: "0003_log_filter_time_indexes", when: 1795324841309, sql: sqlite0003 },
 ];
 export const pgMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795320733765, sql: pg0000 },
   { tag: "0001_top_up_quota", when: 1795322303695, sql: pg0001 },
   { tag: "0002_unique_user_identities", when: 1795323384993, sql: pg0002 },
+  { tag: "0003_log_filter_time_indexes", when: 1795324842787, sql: pg0003 },
 ];

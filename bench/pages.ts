@@ -1,0 +1,169 @@
+// Console page weights and /log render time. Starts the gateway on a new SQLite store, fills it
+// with 100,000 log entries (all inside /log's default time range, so the default view has to
+// count and page through every one of them), then:
+//   - for each page of the channel/token/log/pricing/playground/chat area: the bytes of HTML,
+//     CSS and JavaScript it makes the browser load (raw and gzip), and whether React is among them;
+//   - the server time to render /log (whole page, the table region, the summary chips) as the
+//     admin and as a user, median of repeated requests over loopback.
+// Writes the "pages" section of docs/PERFORMANCE.md.
+import { Database } from "bun:sqlite";
+import { buildAssets } from "../src/build/build-assets.ts";
+import { ApiSession, newUserSession, rootSession } from "../tests/helpers/api-session.ts";
+import { startTestServer, type TestServer } from "../tests/helpers/test-server.ts";
+import { writePerformanceSection } from "./performance-doc.ts";
+
+const logRows = Number(process.env.PAGES_LOG_ROWS ?? 100_000);
+const repeats = Number(process.env.PAGES_REPEATS ?? 30);
+
+function startOfToday(): number {
+  const date = new Date();
+  date.setHours(0, 0, 0, 0);
+  return Math.floor(date.getTime() / 1000);
+}
+
+/** 100,000 consumption entries between the start of today and now, for root and one user. */
+function seedLogs(path: string, userId: number): void {
+  const database = new Database(path);
+  database.run("PRAGMA busy_timeout = 5000");
+  const insert = database.prepare(
+    `insert into logs (user_id, created_at, type, content, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, channel_name, "group", other)
+     values (?, ?, 2, ?, ?, ?, 1, ?, ?, ?, ?, ?, 1, 1, 'main', 'default', ?)`,
+  );
+  const from = startOfToday();
+  const span = Math.max(60, Math.floor(Date.now() / 1000) - from - 5);
+  const models = ["gpt-4o-mini", "gpt-4o", "deepseek-chat", "claude-3-5-sonnet-20241022"];
+  database.transaction(() => {
+    for (let index = 0; index < logRows; index++) {
+      const mine = index % 2 === 0;
+      const other = JSON.stringify({ frt: 300 + (index % 4000), model_ratio: 0.075, completion_ratio: 4, group_ratio: 1, model_price: -1, admin_info: { use_channel: ["1"] } });
+      insert.run(
+        mine ? userId : 1,
+        from + Math.floor((index / logRows) * span),
+        "模型倍率 0.08，补全倍率 4.00，分组倍率 1.00", // i18n-exempt: stored log text of the seeded entries
+        mine ? "benchuser" : "root",
+        mine ? "bench-token" : "root-token",
+        models[index % models.length]!,
+        20 + (index % 500),
+        100 + (index % 900),
+        20 + (index % 300),
+        1 + (index % 30),
+        other,
+      );
+    }
+  })();
+  database.close();
+}
+
+type Weight = { page: string; html: number; css: number; js: number; jsGzip: number; htmlGzip: number; cssGzip: number; react: boolean; scripts: number };
+
+const gzip = (bytes: Uint8Array) => Bun.gzipSync(bytes as Uint8Array<ArrayBuffer>).byteLength;
+
+async function fetchBytes(url: string, session: ApiSession): Promise<Uint8Array> {
+  const response = await fetch(url, { headers: { cookie: session.cookie } });
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** A script and every module it imports (Bun's split chunks), each counted once per page. */
+async function scriptClosure(base: string, entry: string, session: ApiSession, seen: Set<string>): Promise<Uint8Array[]> {
+  if (seen.has(entry)) return [];
+  seen.add(entry);
+  const bytes = await fetchBytes(base + entry, session);
+  const text = new TextDecoder().decode(bytes);
+  const imports = [...text.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)].map((match) => `/assets/${match[1]}`);
+  const nested = await Promise.all(imports.map((path) => scriptClosure(base, path, session, seen)));
+  return [bytes, ...nested.flat()];
+}
+
+async function weigh(server: TestServer, session: ApiSession, path: string): Promise<Weight> {
+  const html = await fetchBytes(server.url + path, session);
+  const text = new TextDecoder().decode(html);
+  const stylesheets = [...text.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]!);
+  const scripts = [...text.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1]!);
+  const css = await Promise.all(stylesheets.map((href) => fetchBytes(server.url + href, session)));
+  const seen = new Set<string>();
+  const js = (await Promise.all(scripts.map((src) => scriptClosure(server.url, src, session, seen)))).flat();
+  const sum = (parts: Uint8Array[], measure: (part: Uint8Array) => number) => parts.reduce((total, part) => total + measure(part), 0);
+  return {
+    page: path,
+    html: html.byteLength,
+    htmlGzip: gzip(html),
+    css: sum(css, (part) => part.byteLength),
+    cssGzip: sum(css, gzip),
+    js: sum(js, (part) => part.byteLength),
+    jsGzip: sum(js, gzip),
+    react: js.some((part) => new TextDecoder().decode(part).includes("Minified React error")),
+    scripts: seen.size,
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const percentile = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))]!;
+
+async function renderTimes(url: string, session: ApiSession, headers: Record<string, string> = {}): Promise<{ median: number; p90: number; bytes: number }> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let index = 0; index < repeats + 3; index++) {
+    const started = performance.now();
+    const response = await fetch(url, { headers: { cookie: session.cookie, ...headers } });
+    bytes = (await response.arrayBuffer()).byteLength;
+    if (index >= 3) times.push(performance.now() - started);
+  }
+  return { median: median(times), p90: percentile(times, 0.9), bytes };
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+export async function benchPages(): Promise<string> {
+  await buildAssets();
+  const server = await startTestServer();
+  try {
+    const root = await rootSession(server.url);
+    const user = await newUserSession(server.url, "benchuser");
+    await root.post("/api/channel/", { name: "main", type: 1, key: "sk-bench", models: "gpt-4o-mini,gpt-4o,deepseek-chat", group: "default,vip", tag: "bench" });
+    await root.post("/api/token/", { name: "root-token", count: 5 });
+    seedLogs(server.store.env.SQLITE_PATH!, user.userId!);
+
+    const pages = ["/channel", "/token", "/log", "/pricing", "/playground", "/chat/0"];
+    const weights: Weight[] = [];
+    for (const path of pages) weights.push(await weigh(server, root, path));
+    const htmx = { "hx-request": "true" };
+    const timings: [string, { median: number; p90: number; bytes: number }][] = [
+      ["admin, whole page (default range: all 100,000 entries)", await renderTimes(`${server.url}/log`, root)],
+      ["admin, table region only (htmx paging)", await renderTimes(`${server.url}/log?p=500`, root, { ...htmx, "hx-target": "log-table" })],
+      ["admin, filtered by model and token", await renderTimes(`${server.url}/log?model_name=gpt-4o&token_name=root-token`, root)],
+      ["admin, summary chips (loaded after the page)", await renderTimes(`${server.url}/log`, root, { ...htmx, "hx-target": "log-stat" })],
+      ["user, whole page (own 50,000 entries)", await renderTimes(`${server.url}/log`, user)],
+    ];
+    const rows = weights.map(
+      (weight) =>
+        `| \`${weight.page}\` | ${kb(weight.html)} (${kb(weight.htmlGzip)}) | ${kb(weight.css)} (${kb(weight.cssGzip)}) | ${kb(weight.js)} (${kb(weight.jsGzip)}) | ${weight.scripts} | ${weight.react ? "React (island)" : "none"} |`,
+    );
+    const renderRows = timings.map(([label, time]) => `| ${label} | ${time.median.toFixed(1)} ms | ${time.p90.toFixed(1)} ms | ${kb(time.bytes)} |`);
+    const markdown = `## Pages
+
+\`bench/pages.ts\`: the gateway on a new SQLite store with ${logRows.toLocaleString("en")} log entries, all
+inside \`/log\`'s default time range; pages fetched as root over loopback. Sizes are as sent (gzip in
+brackets, for a proxy that compresses); JavaScript counts every module the page loads, split
+chunks included. Aim: pages without islands send no framework JavaScript; \`/log\` renders in
+under 50 ms.
+
+| page | HTML | CSS | JavaScript | scripts | framework |
+|---|---|---|---|---|---|
+${rows.join("\n")}
+
+\`/log\` server time (request to last byte, median and 90th percentile of ${repeats}):
+
+| view | median | p90 | HTML |
+|---|---|---|---|
+${renderRows.join("\n")}
+
+The summary chips (quota sum, RPM, TPM over the filter) are a separate request the page makes
+once it is shown, so the table never waits for the sums.`;
+    writePerformanceSection("pages", markdown);
+    return markdown;
+  } finally {
+    await server.stop();
+  }
+}
+
+if (import.meta.main) console.log(await benchPages());

@@ -1,0 +1,10 @@
+DROP INDEX `logs_model_name_index`;--> statement-breakpoint
+DROP INDEX `logs_token_name_index`;--> statement-breakpoint
+DROP INDEX `logs_username_index`;--> statement-breakpoint
+DROP INDEX `logs_channel_id_index`;--> statement-breakpoint
+DROP INDEX `logs_group_index`;--> statement-breakpoint
+CREATE INDEX `logs_model_created_index` ON `logs` (`model_name`,`created_at`);--> statement-breakpoint
+CREATE INDEX `logs_token_created_index` ON `logs` (`token_name`,`created_at`);--> statement-breakpoint
+CREATE INDEX `logs_username_created_index` ON `logs` (`username`,`created_at`);--> statement-breakpoint
+CREATE INDEX `logs_channel_created_index` ON `logs` (`channel_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `logs_group_created_index` ON `logs` (`group`,`created_at`);
