@@ -109,3 +109,13 @@ describe("balances", () => {
     expect((await user.post("/api/channel/fetch_models", { key: "x" })).body.message).toBe("无权进行此操作，权限不足");
   });
 });
+
+describe("secrets", () => {
+  test("no channel key ever reaches the process log", async () => {
+    await root.get("/api/channel/update_balance");
+    const output = server.output();
+    for (const key of ["sk-test-one", "sk-test-broken", "sk-fetch-edit", "sk-fetch-bad", "sk-balance", "sk-moonshot", "sk-balance-all"]) {
+      expect(output).not.toContain(key);
+    }
+  });
+});

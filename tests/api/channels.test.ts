@@ -296,3 +296,10 @@ describe("tags", () => {
     expect((await root.get(`/api/channel/${ids[1]}`)).body.data.tag).toBeNull();
   });
 });
+
+describe("secrets", () => {
+  test("keys never reach the process log", () => {
+    expect(server.output()).not.toContain("canary");
+    expect(server.output()).not.toContain("brand-new-key");
+  });
+});
