@@ -4,8 +4,10 @@ import { apiCall, reportHttpFailure, userHeaders } from "./api-client.ts";
 import { installApiButtons } from "./api-buttons.ts";
 import { installApiForms } from "./api-forms.ts";
 import { copyText } from "./clipboard.ts";
+import { installCopySelected } from "./copy-selected.ts";
 import { rememberUser, text } from "./console-data.ts";
 import { installNewYear } from "./new-year.ts";
+import { installOptionForms } from "./option-forms.ts";
 import { restorePreferences, setLanguage, toggleSidebar, toggleTheme } from "./preferences.ts";
 import { showToast } from "./toasts.ts";
 
@@ -79,6 +81,8 @@ function start(): void {
   installActions();
   installApiForms();
   installApiButtons();
+  installOptionForms();
+  installCopySelected();
   installHtmx();
   installNewYear();
   keepInviteCode();

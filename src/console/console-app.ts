@@ -9,7 +9,9 @@ import { renderNotFoundPage } from "./pages/error-page.tsx";
 import { homePage } from "./pages/home-page.tsx";
 import { loginPage } from "./pages/login-page.tsx";
 import { registerPage } from "./pages/register-page.tsx";
+import { redemptionPage } from "./pages/redemption/redemption-page.tsx";
 import { settingsPage } from "./pages/settings/settings-page.tsx";
+import { topUpPage } from "./pages/topup-page.tsx";
 
 export const consoleApp = ({ auth }: WebDeps) =>
   new Elysia({ name: "console" })
@@ -19,6 +21,8 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/register", page("public", registerPage))
     .get("/about", page("public", aboutPage))
     .get("/setting", page("user", settingsPage))
+    .get("/redemption", page("admin", redemptionPage))
+    .get("/topup", page("user", topUpPage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);
