@@ -6,6 +6,7 @@ import { faceOf } from "../faces.ts";
 import { page } from "./page-route.ts";
 import { aboutPage } from "./pages/about-page.tsx";
 import { renderNotFoundPage } from "./pages/error-page.tsx";
+import { detailPage } from "./pages/detail-page.tsx";
 import { homePage } from "./pages/home-page.tsx";
 import { loginPage } from "./pages/login-page.tsx";
 import { registerPage } from "./pages/register-page.tsx";
@@ -23,6 +24,7 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/setting", page("user", settingsPage))
     .get("/redemption", page("admin", redemptionPage))
     .get("/topup", page("user", topUpPage))
+    .get("/detail", page("user", detailPage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);
