@@ -1,10 +1,13 @@
 // The dashboard island in a real browser: charts drawn from seeded consumption logs, totals that
 // match them, granularity switches, the admin's user filter, and a user who sees only their own.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { newUserSession, rootSession } from "../helpers/api-session.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+
+// Browser steps take a few seconds each; bun's default of 5 s per test is too tight for them.
+setDefaultTimeout(30_000);
 
 let server: TestServer;
 let browser: Browser;

@@ -1,11 +1,14 @@
 // Redemption codes and the wallet in a real browser: an admin creates five codes and copies
 // them (all at once and by selection); a user redeems one in /topup and sees the balance change;
 // online top-up asks for confirmation and posts the signed form to the payment gateway.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { rootSession } from "../helpers/api-session.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+
+// Browser steps take a few seconds each; bun's default of 5 s per test is too tight for them.
+setDefaultTimeout(30_000);
 
 let server: TestServer;
 let browser: Browser;

@@ -58,6 +58,17 @@ export function OptionInput(props: FieldProps & { type?: "text" | "number" | "ur
   );
 }
 
+/** JSON options are shown indented; unchanged, the text is not sent back, so nothing is rewritten. */
+function shownText(name: OptionKey, json: boolean | undefined): string {
+  const value = optionText(name);
+  if (!json) return value;
+  try {
+    return JSON.stringify(JSON.parse(value), null, 2);
+  } catch {
+    return value;
+  }
+}
+
 export function OptionTextarea(props: FieldProps & { rows?: number; json?: boolean; jsonMessage?: string }) {
   const { t } = props.context;
   return (
@@ -72,7 +83,7 @@ export function OptionTextarea(props: FieldProps & { rows?: number; json?: boole
         spellcheck="false"
         safe
       >
-        {optionText(props.name)}
+        {shownText(props.name, props.json)}
       </textarea>
     </label>
   );
