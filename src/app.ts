@@ -15,6 +15,7 @@ import { assetRoutes } from "./console/assets/asset-routes.ts";
 import { renderErrorPage } from "./console/pages/error-page.tsx";
 import { logger } from "./logger.ts";
 import { faceOf } from "./faces.ts";
+import { relayApp } from "./relay/relay-app.ts";
 
 
 export function createApp(config: Config, sessionSecret: string) {
@@ -66,6 +67,7 @@ export function createApp(config: Config, sessionSecret: string) {
       set.status = 500;
       return renderErrorPage(request, 500);
     })
+    .use(relayApp(deps))
     .use(apiApp(deps))
     .use(assetRoutes())
     .use(consoleApp(deps));

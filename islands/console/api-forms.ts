@@ -3,6 +3,7 @@
 // fields there and acts on the outcome (data-success: see success-actions.ts, plus "login").
 import { apiCall, type Envelope } from "./api-client.ts";
 import { rememberUser, type ConsoleUser } from "./console-data.ts";
+import { parseLocalTime } from "./form-helpers.ts";
 import { runSuccessAction } from "./success-actions.ts";
 
 export function formToJson(form: HTMLFormElement): Record<string, unknown> {
@@ -10,12 +11,20 @@ export function formToJson(form: HTMLFormElement): Record<string, unknown> {
   for (const element of Array.from(form.elements)) {
     if (!(element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement)) continue;
     if (!element.name || element.disabled) continue;
-    if (element instanceof HTMLInputElement && element.type === "checkbox") {
+    if (element instanceof HTMLInputElement && element.type === "checkbox" && element.dataset.jsonType === "csv") {
+      // Several boxes with one name make one comma list of the checked values.
+      const list = typeof body[element.name] === "string" ? (body[element.name] as string) : "";
+      body[element.name] = element.checked ? (list ? `${list},${element.value}` : element.value) : list;
+    } else if (element instanceof HTMLInputElement && element.type === "checkbox") {
       body[element.name] = element.checked;
     } else if (element instanceof HTMLInputElement && element.type === "radio") {
       if (element.checked) body[element.name] = element.value;
     } else if (element.dataset.jsonType === "number") {
       body[element.name] = element.value === "" ? 0 : Number(element.value);
+    } else if (element.dataset.jsonType === "datetime") {
+      // Local "yyyy-MM-dd HH:mm:ss" (or -1) becomes unix seconds; anything else goes as typed so
+      // the server answers with the specification's message.
+      body[element.name] = parseLocalTime(element.value) ?? element.value;
     } else {
       body[element.name] = element.value;
     }

@@ -4,7 +4,7 @@ import { apiCall, reportHttpFailure, userHeaders } from "./api-client.ts";
 import { installApiButtons } from "./api-buttons.ts";
 import { installApiForms } from "./api-forms.ts";
 import { copyText } from "./clipboard.ts";
-import { installCopySelected } from "./copy-selected.ts";
+import { installFormHelpers } from "./form-helpers.ts";
 import { rememberUser, text } from "./console-data.ts";
 import { installNewYear } from "./new-year.ts";
 import { installOptionForms } from "./option-forms.ts";
@@ -82,7 +82,7 @@ function start(): void {
   installApiForms();
   installApiButtons();
   installOptionForms();
-  installCopySelected();
+  installFormHelpers();
   installHtmx();
   installNewYear();
   keepInviteCode();

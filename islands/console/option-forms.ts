@@ -5,7 +5,7 @@
 //   <input type="checkbox" data-option-switch data-confirm-off="...">   saved when flipped
 //   <textarea data-json-message="...">                       must hold valid JSON
 //   <input data-secret>                                       sent only when filled, then cleared
-//   <button data-log-cleanup data-date-input="#id" data-empty-message data-confirm data-done-message>
+//   <button data-log-cleanup data-date-input="#id" data-empty-message data-confirm>   logs before a day
 import { apiCall } from "./api-client.ts";
 import { showToast } from "./toasts.ts";
 
@@ -110,7 +110,7 @@ async function cleanLogs(button: HTMLElement): Promise<void> {
   button.setAttribute("disabled", "");
   try {
     const envelope = await apiCall<number>("DELETE", `/api/log/?target_timestamp=${target}`);
-    showToast((button.dataset.doneMessage ?? "{{count}}").replace("{{count}}", String(envelope.data ?? 0)), "success");
+    showToast(envelope.message, "success");
   } catch {
     // apiCall already said why.
   } finally {

@@ -13,6 +13,7 @@ import { registerPage } from "./pages/register-page.tsx";
 import { redemptionPage } from "./pages/redemption/redemption-page.tsx";
 import { settingsPage } from "./pages/settings/settings-page.tsx";
 import { topUpPage } from "./pages/topup-page.tsx";
+import { tokenPage } from "./pages/tokens/token-page.tsx";
 
 export const consoleApp = ({ auth }: WebDeps) =>
   new Elysia({ name: "console" })
@@ -25,6 +26,7 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/redemption", page("admin", redemptionPage))
     .get("/topup", page("user", topUpPage))
     .get("/detail", page("user", detailPage))
+    .get("/token", page("user", tokenPage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);

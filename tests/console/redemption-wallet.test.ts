@@ -79,7 +79,7 @@ describe("redemption codes and the wallet", () => {
     await step(page, "copy-selected", async () => {
       await page.getByRole("button", { name: "复制所选兑换码" }).click();
       await page.getByText("请至少选择一个兑换码！").waitFor();
-      const boxes = page.locator("#redemption-table input[data-copy-value]");
+      const boxes = page.locator("#redemption-table input[data-row]");
       await boxes.nth(0).check();
       await boxes.nth(1).check();
       await page.getByRole("button", { name: "复制所选兑换码" }).click();

@@ -97,6 +97,23 @@ describe("console shell", () => {
     await context.close();
   });
 
+  test("the collapsed sidebar is remembered across pages and reloads", async () => {
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await loginThroughForm(page, "root", "123456");
+    await page.waitForURL("**/token");
+    await page.goto("/setting");
+    const sidebar = page.locator("#sidebar");
+    const wide = (await sidebar.boundingBox())!.width;
+    await page.getByRole("button", { name: "收起侧边栏" }).click();
+    const narrow = (await sidebar.boundingBox())!.width;
+    expect(narrow).toBeLessThan(wide / 2);
+    await page.reload();
+    expect((await sidebar.boundingBox())!.width).toBe(narrow);
+    expect(await page.evaluate(() => localStorage.getItem("default_collapse_sidebar"))).toBe("true");
+    await context.close();
+  });
+
   test("at 600 px the sidebar is a drawer opened from the top bar", async () => {
     const context = await newContext(browser, { baseURL: server.url, width: 600 });
     const page = await context.newPage();

@@ -16,7 +16,7 @@ export function Sidebar(props: { context: PageContext }) {
   return (
     <aside
       id="sidebar"
-      class="bg-base-100 border-base-300 fixed inset-y-0 left-0 z-30 mt-16 w-56 -translate-x-full border-r transition-transform min-[601px]:static min-[601px]:mt-0 min-[601px]:translate-x-0"
+      class="bg-base-100 border-base-300 fixed inset-y-0 left-0 z-30 mt-16 w-56 shrink-0 -translate-x-full overflow-x-hidden overflow-y-auto border-r transition-transform min-[601px]:static min-[601px]:mt-0 min-[601px]:translate-x-0"
       aria-label={t("导航")}
     >
       <ul class="menu w-full gap-1 p-2">
@@ -35,7 +35,7 @@ export function Sidebar(props: { context: PageContext }) {
               <ul class="sidebar-label">
                 {entry.children.map((child) => (
                   <li>
-                    <a href={child.href} class={context.url.pathname === child.href ? "menu-active" : ""} safe>
+                    <a href={child.href} class={`block truncate ${context.url.pathname === child.href ? "menu-active" : ""}`} title={child.label} safe>
                       {child.label}
                     </a>
                   </li>

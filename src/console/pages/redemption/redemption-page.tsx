@@ -66,7 +66,7 @@ function columns(context: PageContext): Column<RedemptionView>[] {
   return [
     {
       header: "",
-      cell: (row) => <input type="checkbox" class="checkbox checkbox-sm" data-copy-value={row.key} aria-label={t("选择 {{name}}", { name: row.name })} />,
+      cell: (row) => <input type="checkbox" class="checkbox checkbox-sm" data-row value={row.key} aria-label={t("选择 {{name}}", { name: row.name })} />,
     },
     { header: "ID", cell: (row) => String(row.id) },
     { header: t("名称"), cell: (row) => <span safe>{row.name}</span> },
@@ -88,8 +88,7 @@ async function RedemptionTable(props: { context: PageContext }) {
   const { context } = props;
   const keyword = context.url.searchParams.get("keyword") ?? "";
   const paging = pagingOf(context);
-  const query = { keyword, p: paging.page, page_size: paging.pageSize };
-  const page = keyword ? await searchRedemptions(query) : await listRedemptions(query);
+  const page = keyword ? await searchRedemptions(keyword, paging) : await listRedemptions(paging);
   return (
     <DataTable
       id={tableId}
@@ -99,7 +98,7 @@ async function RedemptionTable(props: { context: PageContext }) {
       rows={page.items}
       rowClass={(row) => (row.status === 1 ? "" : "opacity-60")}
       emptyText={context.t("暂无兑换码")}
-      paging={{ page: page.page, pageSize: page.page_size, total: page.total }}
+      paging={{ ...paging, total: page.total }}
     />
   );
 }
@@ -125,9 +124,8 @@ export async function redemptionPage(context: PageContext): Promise<Response> {
             <button
               type="button"
               class="btn btn-sm"
-              data-copy-selected={`#${tableId}`}
+              data-copy-selected={`#${tableId} input[data-row]:checked`}
               data-empty-message={t("请至少选择一个兑换码！")}
-              data-copied-message={t("已复制到剪贴板")}
               safe
             >
               {t("复制所选兑换码")}
@@ -150,9 +148,6 @@ export async function redemptionPage(context: PageContext): Promise<Response> {
             <span safe>{t("兑换码创建成功，已复制到剪贴板")}</span>
           </div>
           <textarea id="created-codes" class="textarea textarea-bordered w-full font-mono" rows="5" readonly aria-label={t("新兑换码")}></textarea>
-          <button type="button" class="btn btn-sm w-fit" data-copy-from="#created-codes" data-copied-message={t("已复制到剪贴板")} safe>
-            {t("复制")}
-          </button>
         </div>
         {safeTable}
       </div>

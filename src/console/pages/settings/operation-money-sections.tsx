@@ -31,7 +31,6 @@ export function LogSection(props: { context: PageContext }) {
           data-date-input="#log-cleanup-date"
           data-empty-message={t("请选择日志记录时间")}
           data-confirm={t("确定要清除该日期之前的所有日志吗？此操作不可恢复。")}
-          data-done-message={t("{{count}} 条日志已清理！", { count: "{{count}}" })}
           safe
         >
           {t("清除历史日志")}

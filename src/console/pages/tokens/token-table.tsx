@@ -1,0 +1,151 @@
+// The token list region of /token: one row per token with its key (hidden until asked), status,
+// quotas, times and actions; htmx refreshes it after every change.
+import { DataTable, type Column } from "../../components/data-table.tsx";
+import { formatQuotaDisplay, formatUnixTime } from "../../format.ts";
+import { chatLinkNames } from "../../layout/sidebar-entries.ts";
+import { fragmentResponse, pagingOf } from "../../fragment.ts";
+import type { PageContext } from "../../page-context.ts";
+import { queryTokens, toTokenView, TokenStatus, type TokenView } from "../../../services/tokens/token-queries.ts";
+
+export const tokenTableId = "token-table";
+
+const statusLabels: Record<number, [string, string]> = {
+  [TokenStatus.enabled]: ["已启用", "badge-success"],
+  [TokenStatus.disabled]: ["已禁用", "badge-neutral"],
+  [TokenStatus.expired]: ["已过期", "badge-warning"],
+  [TokenStatus.exhausted]: ["已耗尽", "badge-warning"],
+};
+
+export function maskedKey(key: string): string {
+  return `sk-${key.slice(0, 4)}**********${key.slice(-4)}`;
+}
+
+/** The configured chat links with {key} and {address} filled in (spec §2 Token list). */
+export function chatLinksFor(context: PageContext, key: string): { name: string; href: string }[] {
+  const chats = context.status.chats;
+  const address = encodeURIComponent(context.status.server_address || context.url.origin);
+  const names = chatLinkNames(chats);
+  return names.map((name, index) => {
+    const template = String((chats[index] as Record<string, unknown>)[name] ?? "");
+    return { name, href: template.replaceAll("{address}", address).replaceAll("{key}", `sk-${key}`) };
+  });
+}
+
+function ChatMenu(props: { context: PageContext; token: TokenView }) {
+  const { t } = props.context;
+  const links = chatLinksFor(props.context, props.token.key);
+  if (links.length === 0) {
+    return <button type="button" class="btn btn-ghost btn-xs" disabled title={t("请联系管理员配置聊天链接")} safe>{t("聊天")}</button>;
+  }
+  return (
+    <details class="dropdown dropdown-end">
+      <summary class="btn btn-ghost btn-xs" safe>{t("聊天")}</summary>
+      <ul class="menu dropdown-content bg-base-100 rounded-box z-10 w-52 p-2 shadow">
+        {links.map((link) => (
+          <li>
+            <a href={link.href} target="_blank" rel="noopener noreferrer" safe>{link.name}</a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function Actions(props: { context: PageContext; token: TokenView }) {
+  const { context, token } = props;
+  const { t } = context;
+  const enabled = token.status === TokenStatus.enabled;
+  return (
+    <div class="flex flex-wrap items-center gap-1">
+      <button type="button" class="btn btn-ghost btn-xs" data-copy={`sk-${token.key}`} safe>{t("复制")}</button>
+      <ChatMenu context={context} token={token} />
+      <button
+        type="button"
+        class="btn btn-ghost btn-xs"
+        data-api-call="PUT /api/token/?status_only=true"
+        data-body={JSON.stringify({ id: token.id, status: enabled ? TokenStatus.disabled : TokenStatus.enabled })}
+        data-success={`refresh:#${tokenTableId}`}
+        safe
+      >
+        {enabled ? t("禁用") : t("启用")}
+      </button>
+      <button type="button" class="btn btn-ghost btn-xs" hx-get={`/token?drawer=${token.id}`} hx-target="#token-drawer-slot" safe>
+        {t("编辑")}
+      </button>
+      <button
+        type="button"
+        class="btn btn-ghost btn-xs text-error"
+        data-api-call={`DELETE /api/token/${token.id}`}
+        data-confirm={t("确定要删除令牌 {{name}} 吗？", { name: token.name })}
+        data-success={`refresh:#${tokenTableId}`}
+        safe
+      >
+        {t("删除")}
+      </button>
+    </div>
+  );
+}
+
+export async function TokenTable(props: { context: PageContext }): Promise<JSX.Element> {
+  const { context } = props;
+  const { t, status } = context;
+  const query = context.url.searchParams;
+  const paging = pagingOf(context);
+  const { items, total } = await queryTokens(context.user!.id, { keyword: query.get("keyword") ?? "", token: query.get("token") ?? "" }, paging);
+  const columns: Column<TokenView>[] = [
+    {
+      header: "",
+      cell: (token) => <input type="checkbox" class="checkbox checkbox-sm" data-row data-copy={`sk-${token.key}`} aria-label={token.name} />,
+      class: "w-8",
+    },
+    { header: t("名称"), cell: (token) => <span class="font-medium" safe>{token.name}</span> },
+    {
+      header: t("状态"),
+      cell: (token) => {
+        const [label, style] = statusLabels[token.status] ?? ["未知状态", "badge-ghost"];
+        return (
+          <span class="flex flex-wrap gap-1">
+            <span class={`badge badge-sm whitespace-nowrap ${style}`} safe>{t(label)}</span>
+            {token.status === TokenStatus.enabled && token.model_limits_enabled ? <span class="badge badge-sm badge-info whitespace-nowrap" safe>{t("限制模型")}</span> : ""}
+          </span>
+        );
+      },
+    },
+    {
+      header: t("密钥"),
+      cell: (token) => (
+        <details class="font-mono text-xs">
+          <summary class="cursor-pointer" title={t("查看")} safe>{maskedKey(token.key)}</summary>
+          <span class="break-all select-all" safe>{`sk-${token.key}`}</span>
+        </details>
+      ),
+    },
+    { header: t("已用额度"), cell: (token) => <span safe>{formatQuotaDisplay(token.used_quota, status)}</span> },
+    {
+      header: t("剩余额度"),
+      cell: (token) => <span safe>{token.unlimited_quota ? t("无限制") : formatQuotaDisplay(token.remain_quota, status)}</span>,
+    },
+    { header: t("创建时间"), cell: (token) => <span class="whitespace-nowrap" safe>{formatUnixTime(token.created_time)}</span> },
+    {
+      header: t("过期时间"),
+      cell: (token) => <span class="whitespace-nowrap" safe>{token.expired_time === -1 ? t("永不过期") : formatUnixTime(token.expired_time)}</span>,
+    },
+    { header: t("操作"), cell: (token) => <Actions context={context} token={token} /> },
+  ];
+  return (
+    <DataTable
+      id={tokenTableId}
+      t={t}
+      url={context.url}
+      columns={columns}
+      rows={items.map(toTokenView)}
+      rowClass={(token) => (token.status === TokenStatus.enabled ? "" : "bg-base-200/60")}
+      emptyText={t("暂无令牌")}
+      paging={{ ...paging, total }}
+    />
+  );
+}
+
+export async function tokenTableFragment(context: PageContext): Promise<Response> {
+  return fragmentResponse(context, await TokenTable({ context }));
+}

@@ -1,0 +1,95 @@
+// Tags group channels for the tag view: set a tag on several channels, enable or disable all
+// channels of a tag, and edit their shared fields at once (spec §5 Tag edit).
+import { eq, inArray, type SQL } from "drizzle-orm";
+import { invalid } from "../../errors/app-error.ts";
+import { t, transact } from "../../store/client.ts";
+import { run } from "../../store/transact.ts";
+import { announceChange } from "../change-notices.ts";
+import { replaceAbilities, type ChannelRow } from "./abilities.ts";
+import { channelMessages, splitList } from "./channel-input.ts";
+
+const tagRequired = "标签不能为空！";
+
+function tagOf(value: unknown): string {
+  const tag = typeof value === "string" ? value.trim() : "";
+  if (!tag) throw invalid(tagRequired);
+  return tag;
+}
+
+/** Applies changes to the channels matching a condition and rebuilds their abilities. */
+async function updateChannelsWhere(where: SQL, changes: Partial<ChannelRow>): Promise<number> {
+  const rows = await transact(function* (tx) {
+    const updated = yield* run(tx.update(t.channels).set(changes).where(where).returning());
+    yield* replaceAbilities(tx, updated);
+    return updated;
+  });
+  if (rows.length > 0) await announceChange("channels");
+  return rows.length;
+}
+
+/** POST /api/channel/batch/tag {ids, tag}. */
+export async function setTagOfChannels(body: { ids?: unknown; tag?: unknown }): Promise<number> {
+  const ids = Array.isArray(body.ids) ? body.ids.map(Number).filter(Number.isInteger) : [];
+  if (ids.length === 0) throw invalid("请先选择要设置标签的渠道！");
+  const tag = tagOf(body.tag);
+  return updateChannelsWhere(inArray(t.channels.id, ids), { tag });
+}
+
+/** POST /api/channel/tag/enabled and /disabled {tag}: every channel of the tag at once. */
+export async function setTagStatus(body: { tag?: unknown }, enabled: boolean): Promise<number> {
+  const tag = tagOf(body.tag);
+  return updateChannelsWhere(eq(t.channels.tag, tag), { status: enabled ? 1 : 2 });
+}
+
+type TagEdit = {
+  tag?: unknown;
+  new_tag?: unknown;
+  model_mapping?: unknown;
+  groups?: unknown;
+  models?: unknown;
+  priority?: unknown;
+  weight?: unknown;
+};
+
+const blank = (value: unknown) => value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+
+function integerOrUndefined(value: unknown, message: string, minimum?: number): number | undefined {
+  if (blank(value)) return undefined;
+  const number = typeof value === "string" ? Number(value.trim()) : value;
+  if (typeof number !== "number" || !Number.isInteger(number) || (minimum !== undefined && number < minimum)) throw invalid(message);
+  return number;
+}
+
+/**
+ * PUT /api/channel/tag: blank fields stay unchanged; a new tag renames the tag, an empty new tag
+ * dissolves it; nothing to change is refused.
+ */
+export async function editTag(body: TagEdit): Promise<number> {
+  const tag = tagOf(body.tag);
+  const changes: Partial<ChannelRow> = {};
+  const priority = integerOrUndefined(body.priority, channelMessages.priority);
+  if (priority !== undefined) changes.priority = priority;
+  const weight = integerOrUndefined(body.weight, channelMessages.weight, 0);
+  if (weight !== undefined) changes.weight = weight;
+  if (!blank(body.model_mapping)) {
+    const text = String(body.model_mapping).trim();
+    try {
+      const parsed = JSON.parse(text);
+      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
+    } catch {
+      throw invalid(channelMessages.modelMapping);
+    }
+    changes.model_mapping = text;
+  }
+  if (!blank(body.models)) {
+    const models = splitList(body.models as string | string[]);
+    if (models.length) changes.models = models.join(",");
+  }
+  if (!blank(body.groups)) {
+    const groups = splitList(body.groups as string | string[]);
+    if (groups.length) changes.group = groups.join(",");
+  }
+  if (typeof body.new_tag === "string" && body.new_tag.trim() !== tag) changes.tag = body.new_tag.trim() || null;
+  if (Object.keys(changes).length === 0) throw invalid("没有任何修改！");
+  return updateChannelsWhere(eq(t.channels.tag, tag), changes);
+}

@@ -1,0 +1,135 @@
+// What a token form or API client may send, and the rules of spec §5 (Token form) with their
+// messages. The server is where the rules live; the console only helps fill the form.
+import { isIP } from "node:net";
+import { z } from "zod";
+import { invalid } from "../../errors/app-error.ts";
+import { parseInput } from "../parse-input.ts";
+
+export const tokenMessages = {
+  nameRequired: "令牌名称不能为空",
+  nameTooLong: "令牌名称过长",
+  expiry: "过期时间格式错误！",
+  quota: "额度必须是非负整数",
+  count: "令牌数量必须是 1 到 100 之间的整数",
+  allowIp: "IP 白名单格式错误：{{entry}}",
+  status: "无效的令牌状态",
+} as const;
+
+export const maxTokenName = 30;
+export const maxBatchCount = 100;
+
+const integerLike = (message: string) =>
+  z.union([z.number(), z.string()]).transform((value, context) => {
+    const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+    if (typeof number !== "number" || !Number.isSafeInteger(number)) {
+      context.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return number;
+  });
+const booleanLike = z.union([z.boolean(), z.literal("true"), z.literal("false"), z.literal(1), z.literal(0)]).transform((value) => value === true || value === "true" || value === 1);
+const listOrCsv = z.union([z.string(), z.array(z.string())]);
+
+const tokenFields = z.object({
+  id: z.coerce.number().int().optional(),
+  name: z.string().nullish(),
+  expired_time: integerLike(tokenMessages.expiry).nullish(),
+  remain_quota: integerLike(tokenMessages.quota).nullish(),
+  unlimited_quota: booleanLike.nullish(),
+  model_limits_enabled: booleanLike.nullish(),
+  model_limits: listOrCsv.nullish(),
+  allow_ips: z.string().nullish(),
+  group: z.string().nullish(),
+  status: integerLike(tokenMessages.status).nullish(),
+  count: integerLike(tokenMessages.count).nullish(),
+});
+
+export type RawToken = z.output<typeof tokenFields>;
+
+export type TokenFields = {
+  name: string;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: boolean;
+  model_limits_enabled: boolean;
+  model_limits: string;
+  allow_ips: string;
+  group: string;
+};
+
+export function parseTokenBody(body: unknown): RawToken {
+  return parseInput(tokenFields, body);
+}
+
+export function checkName(value: string | null | undefined): string {
+  const name = (value ?? "").trim();
+  if (!name) throw invalid(tokenMessages.nameRequired);
+  if ([...name].length > maxTokenName) throw invalid(tokenMessages.nameTooLong);
+  return name;
+}
+
+/** Unix seconds in the future or the past, or -1 for never (spec §5: -1 means never). */
+function checkExpiry(value: number): number {
+  if (value !== -1 && value < 0) throw invalid(tokenMessages.expiry);
+  return value;
+}
+
+function checkQuota(value: number): number {
+  if (value < 0) throw invalid(tokenMessages.quota);
+  return value;
+}
+
+function modelLimitsOf(value: string | string[] | null | undefined): string {
+  const parts = Array.isArray(value) ? value.flatMap((item) => item.split(",")) : (value ?? "").split(",");
+  return [...new Set(parts.map((part) => part.trim()).filter(Boolean))].join(",");
+}
+
+/** One address or CIDR range per line; commas and blanks tolerated; empty means no limit. */
+export function normalizeAllowIps(text: string | null | undefined): string {
+  const entries = (text ?? "")
+    .split(/[\n,]/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split("/");
+    const version = isIP(address ?? "");
+    const maxPrefix = version === 4 ? 32 : 128;
+    const prefixValid = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (version === 0 || !prefixValid || extra !== undefined) throw invalid(tokenMessages.allowIp, { entry });
+  }
+  return [...new Set(entries)].join("\n");
+}
+
+/** A complete token for creation, with the defaults of spec §9 (quota 500000, never expires). */
+export function tokenForCreate(raw: RawToken): TokenFields {
+  return {
+    name: checkName(raw.name),
+    expired_time: checkExpiry(raw.expired_time ?? -1),
+    remain_quota: checkQuota(raw.remain_quota ?? 500000),
+    unlimited_quota: raw.unlimited_quota ?? false,
+    model_limits_enabled: raw.model_limits_enabled ?? false,
+    model_limits: modelLimitsOf(raw.model_limits),
+    allow_ips: normalizeAllowIps(raw.allow_ips),
+    group: (raw.group ?? "").trim(),
+  };
+}
+
+/** The fields a full update sets (new-api replaces all editable fields; status stays). */
+export function tokenChanges(raw: RawToken, current: TokenFields): TokenFields {
+  return {
+    name: raw.name == null ? current.name : checkName(raw.name),
+    expired_time: raw.expired_time == null ? current.expired_time : checkExpiry(raw.expired_time),
+    remain_quota: raw.remain_quota == null ? current.remain_quota : checkQuota(raw.remain_quota),
+    unlimited_quota: raw.unlimited_quota ?? current.unlimited_quota,
+    model_limits_enabled: raw.model_limits_enabled ?? current.model_limits_enabled,
+    model_limits: raw.model_limits == null ? current.model_limits : modelLimitsOf(raw.model_limits),
+    allow_ips: raw.allow_ips == null ? current.allow_ips : normalizeAllowIps(raw.allow_ips),
+    group: raw.group == null ? current.group : raw.group.trim(),
+  };
+}
+
+export function batchCountOf(raw: RawToken): number {
+  const count = raw.count ?? 1;
+  if (count < 1 || count > maxBatchCount) throw invalid(tokenMessages.count);
+  return count;
+}

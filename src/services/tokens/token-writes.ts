@@ -1,0 +1,109 @@
+// Creating, changing and deleting a user's tokens. Keys are 48 alphanumerics from the crypto
+// RNG, stored without the sk- prefix clients write in front. After each committed write the
+// relay's token cache hears announceChange("tokens", key).
+import { and, eq, isNull } from "drizzle-orm";
+import { nowSeconds } from "../../clock.ts";
+import { invalid, notFound } from "../../errors/app-error.ts";
+import { t, transact } from "../../store/client.ts";
+import { isUniqueViolation } from "../../store/dialect.ts";
+import { run } from "../../store/transact.ts";
+import { announceChange } from "../change-notices.ts";
+import { isSelectableGroup } from "../groups/user-groups.ts";
+import { randomAlphanumeric } from "../users/random-codes.ts";
+import type { UserRow } from "../users/user-view.ts";
+import { batchCountOf, parseTokenBody, tokenChanges, tokenForCreate, tokenMessages, type TokenFields } from "./token-input.ts";
+import {
+  findToken,
+  isExhausted,
+  isExpired,
+  TokenStatus,
+  tokenNotFound,
+  toTokenView,
+  type TokenRow,
+  type TokenView,
+} from "./token-queries.ts";
+
+export const tokenKeyLength = 48;
+
+export function generateTokenKey(): string {
+  return randomAlphanumeric(tokenKeyLength);
+}
+
+function checkGroup(user: UserRow, fields: TokenFields): void {
+  if (!isSelectableGroup(user.group, fields.group)) throw invalid("分组 {{group}} 不可用", { group: fields.group });
+}
+
+/**
+ * POST /api/token/: `count` tokens (default 1); names after the first get a random
+ * 6-character suffix (spec §5 Token form). All are created or none.
+ */
+export async function createTokens(user: UserRow, body: unknown): Promise<TokenView[]> {
+  const raw = parseTokenBody(body);
+  const fields = tokenForCreate(raw);
+  const count = batchCountOf(raw);
+  checkGroup(user, fields);
+  const createdTime = nowSeconds();
+  for (let attempt = 0; ; attempt++) {
+    const values = Array.from({ length: count }, (_, index) => ({
+      ...fields,
+      name: index === 0 ? fields.name : `${fields.name}-${randomAlphanumeric(6)}`,
+      user_id: user.id,
+      key: generateTokenKey(),
+      status: TokenStatus.enabled,
+      created_time: createdTime,
+      accessed_time: createdTime,
+    }));
+    try {
+      const rows = await transact(function* (tx) {
+        return yield* run(tx.insert(t.tokens).values(values).returning());
+      });
+      await Promise.all(rows.map((row) => announceChange("tokens", row.key)));
+      return rows.map(toTokenView);
+    } catch (error) {
+      // 62^48 keys make a collision practically impossible; retry rather than fail if it happens.
+      if (!isUniqueViolation(error) || attempt >= 2) throw error;
+    }
+  }
+}
+
+async function saveToken(current: TokenRow, changes: Partial<TokenRow>): Promise<TokenView> {
+  const [row] = await transact(function* (tx) {
+    return yield* run(
+      tx
+        .update(t.tokens)
+        .set(changes)
+        .where(and(eq(t.tokens.id, current.id), isNull(t.tokens.deleted_at)))
+        .returning(),
+    );
+  });
+  if (!row) throw notFound(tokenNotFound);
+  await announceChange("tokens", row.key);
+  return toTokenView(row);
+}
+
+/**
+ * PUT /api/token/: with statusOnly, switches between enabled and disabled, refusing to enable
+ * a token that is expired or out of quota; otherwise replaces the editable fields (status kept).
+ */
+export async function updateToken(user: UserRow, body: unknown, statusOnly: boolean): Promise<TokenView> {
+  const raw = parseTokenBody(body);
+  const current = await findToken(user.id, raw.id ?? Number.NaN);
+  if (statusOnly) {
+    const status = raw.status;
+    if (status !== TokenStatus.enabled && status !== TokenStatus.disabled) throw invalid(tokenMessages.status);
+    if (status === TokenStatus.enabled) {
+      if (isExpired(current)) throw invalid("令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期");
+      if (isExhausted(current)) throw invalid("令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度");
+    }
+    return saveToken(current, { status });
+  }
+  const fields = tokenChanges(raw, current);
+  if (fields.group !== current.group) checkGroup(user, fields);
+  return saveToken(current, fields);
+}
+
+/** DELETE /api/token/{id}/: a soft delete, so logs keep pointing at a known token. */
+export async function deleteToken(user: UserRow, id: number): Promise<void> {
+  const current = await findToken(user.id, id);
+  await saveToken(current, { deleted_at: nowSeconds() });
+}
