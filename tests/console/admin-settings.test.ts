@@ -115,12 +115,22 @@ describe("settings tabs", () => {
     });
   });
 
-  test("log cleanup needs a date", async () => {
+  test("log cleanup needs a date, asks, and deletes the entries before it", async () => {
     await step(page, "logs", async () => {
+      const old = Math.floor(new Date("2020-01-10T12:00:00").getTime() / 1000);
+      for (const at of [old, old + 60, Math.floor(Date.now() / 1000)]) {
+        await server.store.query("insert into logs (user_id, username, created_at, type, content) values (1, 'root', ?, 4, 'old entry')", at);
+      }
       const logs = section("operation-logs");
       await logs.getByLabel("日志记录时间").fill("");
       await logs.getByRole("button", { name: "清除历史日志" }).click();
       await toast("请选择日志记录时间");
+      await logs.getByLabel("日志记录时间").fill("2021-01-01");
+      page.once("dialog", (dialog) => void dialog.accept());
+      await logs.getByRole("button", { name: "清除历史日志" }).click();
+      await toast("2 条日志已清理！");
+      const [left] = await server.store.query<{ count: number }>("select count(*) as count from logs where content = 'old entry'");
+      expect(Number(left!.count)).toBe(1);
     });
   });
 
