@@ -72,10 +72,10 @@ function RedeemCard(props: WalletProps & { quota: number; onRedeemed: (added: nu
     <section className="card bg-base-100 shadow-sm" aria-labelledby="redeem-title">
       <div className="card-body gap-3">
         <h2 id="redeem-title" className="card-title">{t("兑换余额")}</h2>
-        <p className="text-lg">
+        <div className="text-lg">
           {t("当前余额：")}
           <strong data-testid="wallet-balance">{shown(formatQuota(props.quota, props))}</strong>
-        </p>
+        </div>
         <form
           className="flex flex-wrap gap-2"
           onSubmit={(event) => {
@@ -181,11 +181,11 @@ function OnlineTopUpCard(props: WalletProps) {
             onChange={(event) => setAmount(Math.max(1, Math.floor(Number(event.target.value) || 1)))}
           />
         </label>
-        <p className="text-sm">
+        <div className="text-sm">
           {t("实付金额：")}
           <strong data-testid="payable">{shown(payable ?? "-")}</strong>
           {problem ? <span className="text-error ml-2">{shown(t("错误：") + problem)}</span> : null}
-        </p>
+        </div>
         <div className="flex gap-2">
           <button type="button" className="btn btn-primary" onClick={() => void choose("zfb")}>{t("支付宝")}</button>
           <button type="button" className="btn btn-success" onClick={() => void choose("wx")}>{t("微信")}</button>
