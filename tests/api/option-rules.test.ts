@@ -58,4 +58,21 @@ describe("option rules", () => {
     const listed = (await root.get("/api/option/")).body.data as { key: string; value: string }[];
     expect(JSON.parse(listed.find((entry) => entry.key === "ModelRatio")!.value)).toEqual(builtIn);
   });
+
+  test("the settings tabs other than personal, /redemption and /detail follow the roles", async () => {
+    const admin = await newUserSession(server.url, "tabadmin");
+    await server.store.query("update users set role = 10 where username = ?", "tabadmin");
+    const page = (session: ApiSession, path: string) => fetch(server.url + path, { headers: { cookie: session.cookie }, redirect: "manual" });
+    for (const tab of ["operation", "ratelimit", "model", "system", "other"]) {
+      expect((await page(admin, `/setting?tab=${tab}`)).status).toBe(403);
+      const rendered = await page(root, `/setting?tab=${tab}`);
+      expect(rendered.status).toBe(200);
+      expect(await rendered.text()).toContain("data-option-form");
+    }
+    expect((await page(admin, "/redemption")).status).toBe(200);
+    expect((await page(admin, "/topup")).status).toBe(200);
+    const plain = await newUserSession(server.url, "tabuser");
+    expect((await page(plain, "/redemption")).status).toBe(403);
+    expect((await page(plain, "/detail")).status).toBe(200);
+  });
 });
