@@ -8,6 +8,7 @@ import { copyText } from "./clipboard.ts";
 import { installFormHelpers } from "./form-helpers.ts";
 import { rememberUser, text } from "./console-data.ts";
 import { installNewYear } from "./new-year.ts";
+import { installOptionForms } from "./option-forms.ts";
 import { restorePreferences, setLanguage, toggleSidebar, toggleTheme } from "./preferences.ts";
 import { showToast } from "./toasts.ts";
 
@@ -82,6 +83,7 @@ function start(): void {
   installActions();
   installApiForms();
   installApiButtons();
+  installOptionForms();
   installFormHelpers();
   installHtmx();
   installNewYear();

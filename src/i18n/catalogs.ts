@@ -16,6 +16,8 @@ import zhModels from "./locales/zh/models.json" with { type: "json" };
 import enModels from "./locales/en/models.json" with { type: "json" };
 import zhMoney from "./locales/zh/money.json" with { type: "json" };
 import enMoney from "./locales/en/money.json" with { type: "json" };
+import zhOperations from "./locales/zh/operations.json" with { type: "json" };
+import enOperations from "./locales/en/operations.json" with { type: "json" };
 import zhRelay from "./locales/zh/relay.json" with { type: "json" };
 import enRelay from "./locales/en/relay.json" with { type: "json" };
 import zhUsers from "./locales/zh/users.json" with { type: "json" };
@@ -24,8 +26,8 @@ import enUsers from "./locales/en/users.json" with { type: "json" };
 export type Catalog = Record<string, string>;
 
 export const catalogs = {
-  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, relay: zhRelay, users: zhUsers, models: zhModels },
-  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, relay: enRelay, users: enUsers, models: enModels },
+  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, relay: zhRelay, users: zhUsers, models: zhModels, operations: zhOperations },
+  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, relay: enRelay, users: enUsers, models: enModels, operations: enOperations },
 } satisfies Record<"zh" | "en", Record<string, Catalog>>;
 
 export type Namespace = keyof (typeof catalogs)["zh"];
