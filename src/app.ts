@@ -15,8 +15,8 @@ import { assetRoutes } from "./console/assets/asset-routes.ts";
 import { renderErrorPage } from "./console/pages/error-page.tsx";
 import { logger } from "./logger.ts";
 import { faceOf } from "./faces.ts";
+import { relayApp } from "./relay/relay-app.ts";
 import { useProviderEndpoints } from "./services/auth/provider-endpoints.ts";
-
 
 export function createApp(config: Config, sessionSecret: string) {
   useProviderEndpoints(config.endpoints);
@@ -68,6 +68,7 @@ export function createApp(config: Config, sessionSecret: string) {
       set.status = 500;
       return renderErrorPage(request, 500);
     })
+    .use(relayApp(deps))
     .use(apiApp(deps))
     .use(assetRoutes())
     .use(consoleApp(deps));

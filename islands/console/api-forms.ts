@@ -4,7 +4,7 @@
 import { apiCall, type Envelope } from "./api-client.ts";
 import { isCountingDown } from "./countdown.ts";
 import { rememberUser, type ConsoleUser } from "./console-data.ts";
-import { parseLocalTime } from "./form-helpers.ts";
+import { parseLocalTime } from "./local-time.ts";
 import { runSuccessAction } from "./success-actions.ts";
 import { resetTurnstile, withTurnstile } from "./turnstile.ts";
 

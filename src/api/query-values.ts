@@ -1,5 +1,6 @@
 // Reading new-api style query values: Go's strconv rules for booleans, integers that fall back
-// to a default, and the two paging conventions (spec §7, reference §4.3).
+// to a default, and the 0-based paging of tokens and channels (the 1-based style of logs and
+// users is services/paging.ts).
 export type Query = Record<string, string | undefined>;
 
 /** "1", "t", "true" (any case) are true, like Go's strconv.ParseBool. */
@@ -21,9 +22,4 @@ function pageSizeOf(value: string | undefined, fallback = 10, maximum = 100): nu
 /** `p` counted from 0 (tokens, channels): gives the 1-based page the services use. */
 export function zeroBasedPaging(query: Query, sizeParameter: "size" | "page_size") {
   return { page: Math.max(0, queryInt(query.p, 0)) + 1, pageSize: pageSizeOf(query[sizeParameter]) };
-}
-
-/** `p` counted from 1 (logs, users); values below 1 become 1. */
-export function oneBasedPaging(query: Query) {
-  return { page: Math.max(1, queryInt(query.p, 1)), pageSize: pageSizeOf(query.page_size) };
 }

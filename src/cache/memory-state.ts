@@ -45,6 +45,9 @@ export function createMemoryState(now: () => number = Date.now): SharedState {
     async recordHit(key, windowSeconds) {
       recentHits(key, windowSeconds).push(now());
     },
+    async countWindow(key, windowSeconds) {
+      return recentHits(key, windowSeconds).length;
+    },
     async get(key) {
       return live(key)?.value ?? null;
     },

@@ -42,6 +42,10 @@ export async function createRedisState(url: string, prefix = "switchyard:"): Pro
       await client.send("ZREMRANGEBYSCORE", [prefix + key, "-inf", String(now - windowSeconds * 1000)]);
       await client.send("PEXPIRE", [prefix + key, String(windowSeconds * 1000)]);
     },
+    async countWindow(key, windowSeconds) {
+      await client.send("ZREMRANGEBYSCORE", [prefix + key, "-inf", String(Date.now() - windowSeconds * 1000)]);
+      return Number(await client.send("ZCARD", [prefix + key]));
+    },
     async get(key) {
       return (await client.get(prefix + key)) ?? null;
     },

@@ -14,6 +14,8 @@ export interface SharedState {
   hitWindow(key: string, limit: number, windowSeconds: number): Promise<WindowVerdict>;
   /** Records a hit without checking (e.g. counting successes after the fact). */
   recordHit(key: string, windowSeconds: number): Promise<void>;
+  /** How many hits the window holds now, without recording one. */
+  countWindow(key: string, windowSeconds: number): Promise<number>;
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
   /** Sets the key only if absent; true when this caller set it (a lock or a "once per" mark). */

@@ -6,8 +6,13 @@ import { faceOf } from "../faces.ts";
 import { page } from "./page-route.ts";
 import { aboutPage } from "./pages/about-page.tsx";
 import { renderNotFoundPage } from "./pages/error-page.tsx";
+import { channelPage } from "./pages/channels/channel-page.tsx";
+import { chatPage, chatRedirectPage } from "./pages/chat/chat-pages.tsx";
 import { homePage } from "./pages/home-page.tsx";
 import { loginPage } from "./pages/login-page.tsx";
+import { logPage } from "./pages/logs/log-page.tsx";
+import { playgroundPage } from "./pages/playground-page.tsx";
+import { pricingPage } from "./pages/pricing-page.tsx";
 import { registerPage } from "./pages/register-page.tsx";
 import { settingsPage } from "./pages/settings/settings-page.tsx";
 import { oauthCallbackPage } from "./pages/oauth-callback-page.tsx";
@@ -34,6 +39,15 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/user/edit", page("admin", userEditPage))
     .get("/user/edit/:id", page("admin", userEditPage))
     .get("/token", page("user", tokenPage))
+    .get("/log", page("user", logPage))
+    .get("/channel", page("admin", channelPage))
+    .get("/channel/add", page("admin", channelPage))
+    .get("/channel/edit/:id", page("admin", channelPage))
+    .get("/chat", page("public", chatPage))
+    .get("/chat/:id", page("public", chatPage))
+    .get("/chat2link", page("user", chatRedirectPage))
+    .get("/playground", page("user", playgroundPage))
+    .get("/pricing", page("public", pricingPage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);

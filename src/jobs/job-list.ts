@@ -3,6 +3,7 @@ import { refreshQuotaDataWhenDue } from "../services/dashboard/quota-rollup.ts";
 import { reloadOptions } from "../services/options/options.ts";
 import { deleteExpiredCodes } from "../services/verifications/verification-codes.ts";
 import type { Job } from "./scheduler.ts";
+import { relayJobs } from "../relay/relay-jobs.ts";
 
 export const backgroundJobs: Job[] = [
   {
@@ -24,4 +25,5 @@ export const backgroundJobs: Job[] = [
     everySeconds: () => 60,
     run: () => refreshQuotaDataWhenDue(),
   },
+  ...relayJobs,
 ];

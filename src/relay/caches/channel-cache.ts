@@ -1,0 +1,58 @@
+// The channel index in memory, rebuilt from the store when the channel service announces a
+// change (on any instance), when the relay itself disables or enables a channel, and by the
+// periodic resync. Rebuilds are coalesced: a burst of notices costs one or two reloads.
+import { db, t } from "../../store/client.ts";
+import { buildChannelIndex, emptyChannelIndex, type ChannelIndex } from "../channels/channel-index.ts";
+
+let index: ChannelIndex = emptyChannelIndex();
+let firstLoad: Promise<void> | undefined;
+let reloading: Promise<void> | undefined;
+let reloadAgain = false;
+/** A rebuild caused by a change: requests wait for it rather than use the old index. */
+let changeRebuild: Promise<void> | undefined;
+
+async function loadOnce(): Promise<void> {
+  const rows = await db.select().from(t.channels);
+  index = buildChannelIndex(rows);
+}
+
+function reload(): Promise<void> {
+  if (reloading) {
+    reloadAgain = true;
+    return reloading;
+  }
+  reloading = (async () => {
+    try {
+      do {
+        reloadAgain = false;
+        await loadOnce();
+      } while (reloadAgain);
+    } finally {
+      reloading = undefined;
+    }
+  })();
+  return reloading;
+}
+
+/** Rebuilds after a change; requests arriving meanwhile see the result, not the old index. */
+export function reloadChannels(): Promise<void> {
+  const rebuild = reload();
+  changeRebuild = rebuild;
+  void rebuild.finally(() => {
+    if (changeRebuild === rebuild) changeRebuild = undefined;
+  }).catch(() => undefined);
+  return rebuild;
+}
+
+/** The periodic safety net: requests keep using the current index while it runs. */
+export function resyncChannels(): Promise<void> {
+  return reload();
+}
+
+/** The index, loading it on the first call. */
+export async function channelIndex(): Promise<ChannelIndex> {
+  if (!firstLoad) firstLoad = reload();
+  await firstLoad;
+  if (changeRebuild) await changeRebuild;
+  return index;
+}

@@ -1,0 +1,137 @@
+// Channel tests (spec §7 GET /api/channel/test/{id}, GET /api/channel/test; new-api §9): a minimal
+// call through the channel's adaptor, the same way the relay would send it. The result updates
+// the channel's response_time and test_time, writes a test log for user 1 (token name 模型测试,
+// not charged), and applies the health rules: a failure that means a dead key or account, or an
+// answer slower than ChannelDisableThreshold, disables the channel; a passing test re-enables one
+// the relay disabled.
+import { eq } from "drizzle-orm";
+import { shared } from "../cache/open-shared-state.ts";
+import { nowSeconds } from "../clock.ts";
+import { AppError } from "../errors/app-error.ts";
+import { translator } from "../i18n/i18n.ts";
+import { logger } from "../logger.ts";
+import { findChannel } from "../services/channels/channel-queries.ts";
+import { countCompletionTokens } from "../services/billing/token-counter.ts";
+import { LogType } from "../services/logs/log-types.ts";
+import { optionNumber } from "../services/options/options.ts";
+import { db, t } from "../store/client.ts";
+import { findUser } from "./caches/user-cache.ts";
+import { disableChannelAutomatically, enableChannelAutomatically, judgeChannelFailure } from "./channel-health.ts";
+import { ChannelStatus, toChannelSnapshot, type ChannelSnapshot } from "./channels/channel-snapshot.ts";
+import type { Bytes, EndpointKind, RelayCall } from "./providers/adaptor.ts";
+import { sendOnce } from "./upstream/send-once.ts";
+import { statusFailure, type UpstreamFailure } from "./upstream/upstream-failure.ts";
+
+export type ChannelTestResult = { success: boolean; message: string; timeSeconds: number };
+
+export const testTokenName = "模型测试";
+const testTimeoutMs = 60_000;
+
+/** The model a test uses: the asked one, else the channel's test model, else its first model. */
+function testModelOf(channel: ChannelSnapshot, model?: string): string {
+  return model?.trim() || channel.testModel || channel.models[0] || "gpt-4o-mini";
+}
+
+function testCall(endpoint: EndpointKind, model: string, upstreamModel: string): RelayCall {
+  const json =
+    endpoint === "embeddings" ? { model: upstreamModel, input: ["hello world"] } : { model: upstreamModel, messages: [{ role: "user", content: "hi" }], max_tokens: 10 };
+  const rawBody: Bytes = new TextEncoder().encode(JSON.stringify(json));
+  return { endpoint, format: "openai", model, upstreamModel, stream: false, clientWantsUsage: false, json, form: null, rawBody, contentType: "application/json", promptTokens: 0 };
+}
+
+async function writeTestLog(channel: ChannelSnapshot, model: string, promptTokens: number, completionTokens: number, elapsedMs: number): Promise<void> {
+  const root = await findUser(1);
+  await db.insert(t.logs).values({
+    user_id: 1,
+    username: root?.username ?? "",
+    created_at: nowSeconds(),
+    type: LogType.consume,
+    content: testTokenName,
+    token_name: testTokenName,
+    model_name: model,
+    quota: 0,
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    use_time: Math.round(elapsedMs / 1000),
+    channel_id: channel.id,
+    channel_name: channel.name,
+    other: JSON.stringify({ frt: elapsedMs, admin_info: { use_channel: [String(channel.id)] } }),
+  });
+}
+
+function failureMessage(failure: UpstreamFailure): string {
+  return failure.localMessage ? translator("zh")(failure.details.message) : failure.details.message;
+}
+
+/** Tests one channel; never throws for an upstream failure (it is the result). */
+export async function testChannel(channelId: number, model?: string): Promise<ChannelTestResult> {
+  const channel = toChannelSnapshot(await findChannel(channelId));
+  const adaptor = channel.adaptor;
+  if (!adaptor) return { success: false, message: translator("zh")("渠道类型暂不支持"), timeSeconds: 0 };
+  const testModel = testModelOf(channel, model);
+  const upstreamModel = channel.modelMapping?.[testModel] ?? testModel;
+  const endpoint: EndpointKind = /embed|bge-|m3e/i.test(testModel) ? "embeddings" : "chat";
+  const call = testCall(endpoint, testModel, upstreamModel);
+
+  const started = performance.now();
+  const answer = await sendOnce(adaptor.buildRequest(call, channel.target), channel.target, testTimeoutMs);
+  const elapsedMs = Math.round(performance.now() - started);
+  await db.update(t.channels).set({ response_time: elapsedMs, test_time: nowSeconds() }).where(eq(t.channels.id, channel.id));
+
+  let failure: UpstreamFailure | undefined;
+  if (answer.failure) {
+    failure = { kind: "network", status: 502, upstreamStatus: 0, details: { message: answer.failure, type: "upstream_error", code: null, param: null }, localMessage: true };
+  } else if (answer.status < 200 || answer.status >= 300) {
+    const mapped = channel.statusCodeMapping.get(answer.status) ?? answer.status;
+    failure = statusFailure(answer.status, mapped, adaptor.parseError(answer.status, answer.text), channel.target);
+  } else {
+    const converted = adaptor.convertResponse(call, answer.bytes, answer.contentType);
+    if (converted.error) failure = statusFailure(200, 502, converted.error, channel.target, "error-in-body");
+    else {
+      const completion = converted.usage?.completion_tokens ?? countCompletionTokens(converted.output(), testModel);
+      await writeTestLog(channel, testModel, converted.usage?.prompt_tokens ?? 0, completion, elapsedMs);
+    }
+  }
+  if (failure) {
+    await judgeChannelFailure(channel, failure);
+    return { success: false, message: failureMessage(failure), timeSeconds: elapsedMs / 1000 };
+  }
+  const thresholdSeconds = optionNumber("ChannelDisableThreshold");
+  if (thresholdSeconds > 0 && elapsedMs > thresholdSeconds * 1000) {
+    const reason = translator("zh")("响应时间 {{seconds}}s 超过阈值 {{threshold}}s", { seconds: (elapsedMs / 1000).toFixed(2), threshold: thresholdSeconds });
+    await disableChannelAutomatically(channel, reason);
+    return { success: false, message: reason, timeSeconds: elapsedMs / 1000 };
+  }
+  if (channel.status === ChannelStatus.autoDisabled) await enableChannelAutomatically(channel.id);
+  return { success: true, message: "", timeSeconds: elapsedMs / 1000 };
+}
+
+const testAllLock = "channel-test-all";
+let runningHere = false;
+
+/**
+ * Tests every channel, one after another, in the background. One run at a time across all
+ * instances: a second call while one runs is refused with 测试已在运行中. `wait` resolves when
+ * the run is over (jobs and tests); otherwise it resolves once the run has started.
+ */
+export async function testAllChannels(options: { wait?: boolean } = {}): Promise<void> {
+  if (runningHere || !(await shared.setIfAbsent(testAllLock, String(process.pid), 3600))) {
+    throw new AppError("conflict", "测试已在运行中");
+  }
+  runningHere = true;
+  const run = (async () => {
+    try {
+      const rows = await db.select({ id: t.channels.id }).from(t.channels);
+      for (const row of rows) {
+        // Disabled channels are tested too (new-api): the table shows their response time, and a
+        // channel the relay disabled comes back when it passes.
+        await testChannel(row.id).catch((error) => logger.warn("channel test failed", { channel: row.id, error: String(error) }));
+      }
+    } finally {
+      runningHere = false;
+      await shared.delete(testAllLock);
+    }
+  })();
+  if (options.wait) await run;
+  else run.catch(() => undefined);
+}

@@ -1,0 +1,88 @@
+// The last step of a served request: usage (the upstream's, else counted locally) -> quota by
+// the §9 formula -> one settlement transaction with the consumption log. Runs once per request.
+import { consumeLogValues } from "../../services/billing/consume-log.ts";
+import { settleQuota } from "../../services/billing/quota-holds.ts";
+import { quotaForUsage } from "../../services/billing/quota-math.ts";
+import { countCompletionTokens } from "../../services/billing/token-counter.ts";
+import { optionBool, optionNumber } from "../../services/options/options.ts";
+import { logger } from "../../logger.ts";
+import { checkQuotaAlert } from "../../services/notify/quota-alerts.ts";
+import { noteTokenRemain } from "../caches/token-cache.ts";
+import { findUser } from "../caches/user-cache.ts";
+import { recordModelRequestSuccess } from "../guards/model-rate-limit.ts";
+import type { ChannelSnapshot } from "../channels/channel-snapshot.ts";
+import type { GeneratedOutput, Usage } from "../providers/adaptor.ts";
+import type { RelayContext } from "../relay-context.ts";
+
+export type ServedAnswer = {
+  channel: Pick<ChannelSnapshot, "id" | "name">;
+  upstreamModel: string;
+  usage: Usage | null;
+  output: () => GeneratedOutput;
+  /** Why the answer is incomplete (client gone, upstream cut), for the log. */
+  incomplete?: string;
+};
+
+/**
+ * The low-balance alert, only when the new balance is under the user's threshold (known from the
+ * user cache) or the site's: most settlements leave a healthy balance and cost no extra read.
+ */
+async function alertIfLow(userId: number, userQuota: number): Promise<void> {
+  const threshold = (await findUser(userId))?.quotaWarningThreshold ?? optionNumber("QuotaRemindThreshold");
+  if (userQuota < threshold) await checkQuotaAlert(userId);
+}
+
+export async function settleCall(context: RelayContext, answer: ServedAnswer): Promise<void> {
+  if (context.settled) return;
+  context.settled = true;
+  const { call, caller, price } = context;
+  const promptTokens = answer.usage?.prompt_tokens ?? context.promptTokens;
+  const completionTokens =
+    answer.usage?.completion_tokens ?? (context.endpoint.pricing === "tokens" ? countCompletionTokens(answer.output(), call.model) : 0);
+  const quota = quotaForUsage(price, { promptTokens, completionTokens }, optionNumber("QuotaPerUnit"), context.units);
+  const notes = [context.logNote, answer.usage ? undefined : "本地计数", answer.incomplete].filter(Boolean); // i18n-exempt: stored log text
+  const log = optionBool("LogConsumeEnabled")
+    ? consumeLogValues({
+        requestId: context.requestId,
+        userId: caller.userId,
+        username: caller.username,
+        tokenId: caller.tokenId,
+        tokenName: caller.tokenName,
+        model: call.model,
+        upstreamModel: answer.upstreamModel,
+        group: caller.group,
+        channelId: answer.channel.id,
+        channelName: answer.channel.name,
+        price,
+        quota,
+        promptTokens,
+        completionTokens,
+        useTimeSeconds: Math.round((performance.now() - context.startedAt) / 1000),
+        isStream: call.stream,
+        firstResponseMs: context.firstResponseMs,
+        channelChain: context.channelChain,
+        reasoningEffort: context.reasoningEffort,
+        note: notes.length ? notes.join("，") : undefined, // i18n-exempt: stored log text
+      })
+    : null;
+  let userQuota: number;
+  try {
+    const balances = await settleQuota({
+      requestId: context.requestId,
+      userId: caller.userId,
+      tokenId: caller.tokenId,
+      tokenLimited: caller.tokenLimited,
+      channelId: answer.channel.id,
+      quota,
+      log,
+    });
+    if (caller.tokenId && balances.tokenRemain !== undefined) noteTokenRemain(caller.tokenKey, balances.tokenRemain);
+    userQuota = balances.userQuota;
+  } catch (error) {
+    // The hold stays in place; the stale-hold sweeper returns it. Nothing is charged twice.
+    logger.error("settlement failed", { requestId: context.requestId, error: error instanceof Error ? error.message : String(error) });
+    return;
+  }
+  await recordModelRequestSuccess(caller.userId).catch(() => undefined);
+  if (quota > 0) void alertIfLow(caller.userId, userQuota).catch(() => undefined);
+}

@@ -1,0 +1,29 @@
+// Azure OpenAI (type 3): the model picks a deployment in the URL, the api-version comes from
+// the channel's `other` field (default 2023-06-01-preview, spec §5), and the key goes in an
+// api-key header. Deployment names cannot contain dots, so "gpt-3.5-turbo" is "gpt-35-turbo".
+import type { EndpointKind, UpstreamTarget } from "../adaptor.ts";
+import { createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
+import { openAIPaths } from "../openai-compatible/openai-paths.ts";
+
+export const defaultAzureApiVersion = "2023-06-01-preview";
+
+export const azureApiVersion = (target: UpstreamTarget) => target.other.trim() || defaultAzureApiVersion;
+
+function url(endpoint: EndpointKind, target: UpstreamTarget, upstreamModel: string): string {
+  const task = openAIPaths[endpoint].slice("/v1/".length);
+  const deployment = encodeURIComponent(upstreamModel.replaceAll(".", ""));
+  return `${target.baseUrl.replace(/\/+$/, "")}/openai/deployments/${deployment}/${task}?api-version=${encodeURIComponent(azureApiVersion(target))}`;
+}
+
+export const azureAdaptor = createCompatibleAdaptor({
+  kind: 3,
+  name: "Azure OpenAI",
+  owner: "openai",
+  defaultBaseUrl: "",
+  // stream_options arrived in api-version 2024-09-01-preview; older versions reject the field.
+  streamUsage: (target) => azureApiVersion(target) >= "2024-09-01",
+  reasoningModels: true,
+  url,
+  authHeaders: (target) => ({ "api-key": target.key }),
+  modelsUrl: (target) => `${target.baseUrl.replace(/\/+$/, "")}/openai/models?api-version=${encodeURIComponent(azureApiVersion(target))}`,
+});

@@ -1,0 +1,84 @@
+// The OpenAI-compatible family as one adaptor factory: a vendor that speaks the OpenAI wire
+// format is a page of data (base URL, models, quirks), and only what differs is a function
+// (Azure's deployment URL and api-key header, Custom's full URL).
+import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
+import type { EndpointKind, ProviderAdaptor, RelayCall, UpstreamRequest, UpstreamTarget } from "../adaptor.ts";
+import { openAIStreamError, parseOpenAIError } from "./openai-errors.ts";
+import { joinBaseUrl, openAIPaths } from "./openai-paths.ts";
+import { buildJsonBody, buildMultipartBody, type RequestRules } from "./openai-request.ts";
+import { convertOpenAIResponse } from "./openai-response.ts";
+import { createOpenAIStreamConverter } from "./openai-stream.ts";
+
+export type CompatibleVendor = {
+  kind: number;
+  name: string;
+  owner: string;
+  defaultBaseUrl: string;
+  /** Default: the models of the kind in the channel type catalogue (services/channels/channel-types.ts). */
+  defaultModels?: readonly string[];
+  /** Whether to ask for the usage chunk on streams (a function when it depends on the channel). */
+  streamUsage: boolean | ((target: UpstreamTarget) => boolean);
+  reasoningModels?: boolean;
+  allowedFields?: ReadonlySet<string>;
+  /** The URL of an endpoint; default: base URL + the OpenAI path. */
+  url?: (endpoint: EndpointKind, target: UpstreamTarget, upstreamModel: string) => string;
+  /** Authentication headers; default: Bearer key. */
+  authHeaders?: (target: UpstreamTarget) => Record<string, string>;
+  /** Where "fetch models" asks; default: base URL + /v1/models. */
+  modelsUrl?: (target: UpstreamTarget) => string | null;
+  balance?: Pick<ProviderAdaptor, "buildBalanceRequests" | "parseBalance">;
+};
+
+export const baseUrlOf = (vendor: Pick<CompatibleVendor, "defaultBaseUrl">, target: UpstreamTarget) =>
+  target.baseUrl || vendor.defaultBaseUrl;
+
+export const bearer = (target: UpstreamTarget): Record<string, string> => (target.key ? { authorization: `Bearer ${target.key}` } : {});
+
+const multipartEndpoints = new Set<EndpointKind>(["image-edit", "transcription", "translation"]);
+
+export function createCompatibleAdaptor(vendor: CompatibleVendor): ProviderAdaptor {
+  const authHeaders = vendor.authHeaders ?? bearer;
+  const urlOf = vendor.url ?? ((endpoint, target) => joinBaseUrl(baseUrlOf(vendor, target), openAIPaths[endpoint]));
+  const rulesFor = (target: UpstreamTarget): RequestRules => ({
+    streamUsage: typeof vendor.streamUsage === "function" ? vendor.streamUsage(target) : vendor.streamUsage,
+    reasoningModels: vendor.reasoningModels ?? false,
+    allowedFields: vendor.allowedFields,
+  });
+
+  return {
+    kind: vendor.kind,
+    name: vendor.name,
+    owner: vendor.owner,
+    defaultBaseUrl: vendor.defaultBaseUrl,
+    defaultModels: vendor.defaultModels ?? channelTypeInfo(vendor.kind)?.models ?? [],
+
+    buildRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest {
+      const headers: Record<string, string> = { ...authHeaders(target), accept: call.stream ? "text/event-stream" : "application/json" };
+      let body: BodyInit;
+      if (multipartEndpoints.has(call.endpoint)) {
+        const multipart = buildMultipartBody(call);
+        body = multipart.body;
+        if (multipart.contentType) headers["content-type"] = multipart.contentType;
+      } else {
+        body = buildJsonBody(call, rulesFor(target));
+        headers["content-type"] = "application/json";
+      }
+      return { url: urlOf(call.endpoint, target, call.upstreamModel), method: "POST", headers, body };
+    },
+    convertResponse: convertOpenAIResponse,
+    createStreamConverter: createOpenAIStreamConverter,
+    parseError: parseOpenAIError,
+    streamError: openAIStreamError,
+
+    buildModelsRequest(target) {
+      const url = vendor.modelsUrl ? vendor.modelsUrl(target) : joinBaseUrl(baseUrlOf(vendor, target), "/v1/models");
+      return url ? { url, method: "GET", headers: authHeaders(target) } : null;
+    },
+    parseModels(body) {
+      const parsed = JSON.parse(body) as { data?: { id?: unknown }[]; models?: { name?: unknown }[] };
+      const list = parsed.data ?? [];
+      return list.map((model) => model.id).filter((id): id is string => typeof id === "string" && id !== "");
+    },
+    ...vendor.balance,
+  };
+}

@@ -1,0 +1,90 @@
+// The relay face's routes (/v1, /pg): wiring only. Each endpoint hands the raw request to the
+// pipeline (Elysia does not parse bodies here: the relay forwards the client's own bytes).
+import { Elysia } from "elysia";
+import { clientAddress } from "../http/client-address.ts";
+import { requestTranslator } from "../http/request-language.ts";
+import type { WebDeps } from "../http/web-deps.ts";
+import { authenticateToken } from "./auth/token-auth.ts";
+import { startRelayCaches } from "./caches/relay-caches.ts";
+import { endpoints, type EndpointSpec } from "./endpoints.ts";
+import { modelObject, modelsForCaller } from "./models-list.ts";
+import { playgroundRoutes } from "./playground.ts";
+import { relayErrorResponse, relayHeaders } from "./pipeline/relay-errors.ts";
+import { relayRequest } from "./pipeline/relay-pipeline.ts";
+import { newRequestId } from "./request-id.ts";
+import type { RelayTimeouts } from "./pipeline/attempt-channel.ts";
+
+type Server = Parameters<typeof clientAddress>[1];
+
+const notImplemented = () =>
+  new Response(JSON.stringify({ error: { message: "API not implemented", type: "new_api_error", param: "", code: "api_not_implemented" } }), {
+    status: 501,
+    headers: { "content-type": "application/json; charset=utf-8", "access-control-allow-origin": "*" },
+  });
+
+const preflight = ({ request }: { request: Request }) =>
+  new Response(null, {
+    status: 204,
+    headers: {
+      "access-control-allow-origin": "*",
+      "access-control-allow-methods": "GET, POST, OPTIONS",
+      "access-control-allow-headers": request.headers.get("access-control-request-headers") ?? "authorization, content-type",
+      "access-control-max-age": "86400",
+    },
+  });
+
+export function relayApp(deps: WebDeps) {
+  const { config } = deps;
+  startRelayCaches();
+  const timeouts: RelayTimeouts = { relayMs: config.relayTimeoutSeconds * 1000, streamIdleMs: config.streamingTimeoutSeconds * 1000 };
+  const viaToken = (request: Request, server: Server) => () =>
+    authenticateToken(request.headers, clientAddress(request, server, config.trustProxy));
+  const relay =
+    (endpoint: EndpointSpec) =>
+    ({ request, server }: { request: Request; server: Server }) =>
+      relayRequest({ request, endpoint, authenticate: viaToken(request, server), timeouts });
+
+  const listModels = async (request: Request, server: Server, one?: string) => {
+    const requestId = newRequestId();
+    const translate = requestTranslator(request);
+    try {
+      const models = await modelsForCaller(await viaToken(request, server)());
+      const headers = { "content-type": "application/json; charset=utf-8", ...relayHeaders(requestId) };
+      if (one === undefined) return new Response(JSON.stringify({ success: true, object: "list", data: models.map(modelObject) }), { headers });
+      if (models.includes(one)) return new Response(JSON.stringify(modelObject(one)), { headers });
+      // OpenAI answers 404 here (new-api answered 200 with the error; the SDKs expect 404).
+      const error = { message: `The model '${one}' does not exist`, type: "invalid_request_error", param: "model", code: "model_not_found" };
+      return new Response(JSON.stringify({ error }), { status: 404, headers });
+    } catch (error) {
+      return relayErrorResponse(error, translate, requestId);
+    }
+  };
+
+  const parse = { parse: "none" as const };
+  return new Elysia({ name: "relay" })
+    .post("/v1/chat/completions", relay(endpoints.chat), parse)
+    .post("/v1/completions", relay(endpoints.completions), parse)
+    .post("/v1/embeddings", relay(endpoints.embeddings), parse)
+    .post(
+      "/v1/engines/:model/embeddings",
+      ({ request, server, params }) =>
+        relayRequest({ request, endpoint: endpoints.embeddings, authenticate: viaToken(request, server), pathModel: params.model, timeouts }),
+      parse,
+    )
+    .post("/v1/moderations", relay(endpoints.moderations), parse)
+    .post("/v1/rerank", relay(endpoints.rerank), parse)
+    .post("/v1/images/generations", relay(endpoints.imageGeneration), parse)
+    .post("/v1/images/edits", relay(endpoints.imageEdit), parse)
+    .post("/v1/audio/speech", relay(endpoints.speech), parse)
+    .post("/v1/audio/transcriptions", relay(endpoints.transcription), parse)
+    .post("/v1/audio/translations", relay(endpoints.translation), parse)
+    .get("/v1/models", ({ request, server }) => listModels(request, server))
+    .get("/v1/models/*", ({ request, server, params }) => listModels(request, server, decodeURIComponent(params["*"])))
+    .post("/v1/images/variations", notImplemented, parse)
+    .delete("/v1/models/*", notImplemented)
+    .all("/v1/files*", notImplemented, parse)
+    .all("/v1/fine-tunes*", notImplemented, parse)
+    .options("/v1/*", preflight)
+    .options("/pg/*", preflight)
+    .use(playgroundRoutes(deps, timeouts));
+}

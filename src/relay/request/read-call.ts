@@ -1,0 +1,103 @@
+// Reads a client's request body once: the bytes (forwarded untouched when nothing changes), the
+// parsed JSON or multipart form, and what the pipeline needs from it (model, stream, usage
+// request, completion allowance). Malformed requests are refused here with new-api's checks.
+import { AppError } from "../../errors/app-error.ts";
+import type { EndpointSpec } from "../endpoints.ts";
+import type { Bytes, RelayCall } from "../providers/adaptor.ts";
+
+export type ParsedCall = Omit<RelayCall, "upstreamModel" | "promptTokens"> & {
+  /** max_tokens / max_completion_tokens when the client set one. */
+  maxTokens: number | undefined;
+};
+
+const invalidRequest = (key: string, params?: Record<string, string | number>) =>
+  new AppError("invalid", key, params, { code: "invalid_request" });
+
+const maxTokensLimit = 2 ** 31 / 2;
+
+function readMaxTokens(json: Record<string, unknown>): number | undefined {
+  const value = json.max_completion_tokens ?? json.max_tokens;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > maxTokensLimit) {
+    throw invalidRequest("max_tokens 无效");
+  }
+  return value === 0 ? undefined : value;
+}
+
+function checkRequired(spec: EndpointSpec, json: Record<string, unknown>): void {
+  const missing = (field: string) => invalidRequest("缺少必填字段 {{field}}", { field });
+  switch (spec.kind) {
+    case "chat":
+      if (!Array.isArray(json.messages) || json.messages.length === 0) throw missing("messages");
+      break;
+    case "completions":
+      if (json.prompt === undefined || json.prompt === null) throw missing("prompt");
+      break;
+    case "embeddings":
+    case "moderations":
+      if (json.input === undefined || json.input === null) throw missing("input");
+      break;
+    case "rerank":
+      if (typeof json.query !== "string" || !Array.isArray(json.documents)) throw missing("query, documents");
+      break;
+    case "image-generation":
+      if (typeof json.prompt !== "string" || json.prompt === "") throw missing("prompt");
+      break;
+    case "speech":
+      if (typeof json.input !== "string" || json.input === "") throw missing("input");
+      break;
+  }
+}
+
+async function readJsonCall(spec: EndpointSpec, rawBody: Bytes, contentType: string, pathModel?: string): Promise<ParsedCall> {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(rawBody));
+  } catch {
+    throw invalidRequest("请求体不是合法的 JSON");
+  }
+  if (!json || typeof json !== "object" || Array.isArray(json)) throw invalidRequest("请求体不是合法的 JSON");
+  const body = json as Record<string, unknown>;
+  const model = typeof body.model === "string" && body.model.trim() !== "" ? body.model.trim() : (pathModel ?? spec.defaultModel);
+  if (!model) throw invalidRequest("缺少必填字段 {{field}}", { field: "model" });
+  checkRequired(spec, body);
+  const stream = spec.streamable && body.stream === true;
+  const options = body.stream_options as { include_usage?: unknown } | undefined;
+  return {
+    endpoint: spec.kind,
+    format: "openai",
+    model,
+    stream,
+    clientWantsUsage: stream && options?.include_usage === true,
+    json: body,
+    form: null,
+    rawBody,
+    contentType,
+    maxTokens: readMaxTokens(body),
+  };
+}
+
+async function readMultipartCall(spec: EndpointSpec, rawBody: Bytes, contentType: string): Promise<ParsedCall> {
+  let form: FormData;
+  try {
+    form = await new Response(rawBody, { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw invalidRequest("请求体不是合法的 multipart/form-data");
+  }
+  const field = form.get("model");
+  const model = typeof field === "string" && field.trim() !== "" ? field.trim() : spec.defaultModel!;
+  if (!(form.get("file") instanceof Blob) && !(form.get("image") instanceof Blob) && !(form.get("image[]") instanceof Blob)) {
+    throw invalidRequest("缺少必填字段 {{field}}", { field: spec.kind === "image-edit" ? "image" : "file" });
+  }
+  return { endpoint: spec.kind, format: "openai", model, stream: false, clientWantsUsage: false, json: null, form, rawBody, contentType, maxTokens: undefined };
+}
+
+export async function readCall(request: Request, spec: EndpointSpec, pathModel?: string): Promise<ParsedCall> {
+  const contentType = request.headers.get("content-type") ?? "";
+  const rawBody = new Uint8Array(await request.arrayBuffer());
+  if (spec.body === "multipart") {
+    if (!contentType.startsWith("multipart/form-data")) throw invalidRequest("请求体必须是 multipart/form-data");
+    return readMultipartCall(spec, rawBody, contentType);
+  }
+  return readJsonCall(spec, rawBody, contentType || "application/json", pathModel);
+}

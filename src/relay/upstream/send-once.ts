@@ -1,0 +1,29 @@
+// One plain upstream call read to the end: for channel tests, model lists and balances (not the
+// relay's hot path, which streams). Network failures come back as a sanitised reason, never as
+// an exception carrying the upstream address.
+import type { Bytes, UpstreamRequest, UpstreamTarget } from "../providers/adaptor.ts";
+import { describeNetworkFailure } from "./upstream-failure.ts";
+
+export type PlainAnswer = { status: number; text: string; contentType: string; bytes: Bytes; failure?: string };
+
+export async function sendOnce(request: UpstreamRequest, target: UpstreamTarget, timeoutMs: number): Promise<PlainAnswer> {
+  try {
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+      ...(target.setting.proxy ? { proxy: target.setting.proxy } : {}),
+    } as RequestInit);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return {
+      status: response.status,
+      bytes,
+      text: new TextDecoder().decode(bytes),
+      contentType: response.headers.get("content-type") ?? "",
+    };
+  } catch (error) {
+    return { status: 0, text: "", contentType: "", bytes: new Uint8Array(), failure: describeNetworkFailure(error) };
+  }
+}

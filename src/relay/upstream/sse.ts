@@ -1,0 +1,67 @@
+// Server-sent events, read incrementally: text in, complete events out, each with its raw text
+// (forwarded as is when nothing changes) and its joined data lines.
+import type { SseEvent } from "../providers/adaptor.ts";
+
+function parseEvent(raw: string): SseEvent {
+  // The common case, one "data: ..." line, without splitting.
+  if (raw.startsWith("data: ")) {
+    const firstBreak = raw.indexOf("\n");
+    if (firstBreak >= raw.length - 3) {
+      const end = raw.charCodeAt(firstBreak - 1) === 13 ? firstBreak - 1 : firstBreak;
+      return { raw, event: "", data: raw.slice(6, end) };
+    }
+  }
+  let event = "";
+  const data: string[] = [];
+  for (const line of raw.split(/\r?\n/)) {
+    if (line === "" || line.startsWith(":")) continue;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "data") data.push(value);
+    else if (field === "event") event = value;
+  }
+  return { raw, event, data: data.join("\n") };
+}
+
+export type SseParser = {
+  /** Feeds decoded text; returns the events it completed. */
+  push(text: string): SseEvent[];
+  /** The stream ended: a last event without its blank line, if any. */
+  flush(): SseEvent[];
+};
+
+export function createSseParser(): SseParser {
+  let buffer = "";
+  return {
+    push(text) {
+      buffer = buffer ? buffer + text : text;
+      const events: SseEvent[] = [];
+      let start = 0;
+      for (;;) {
+        const lf = buffer.indexOf("\n\n", start);
+        const crlf = buffer.indexOf("\r\n\r\n", start);
+        let end: number;
+        let length: number;
+        if (crlf >= 0 && (lf < 0 || crlf < lf)) {
+          end = crlf;
+          length = 4;
+        } else if (lf >= 0) {
+          end = lf;
+          length = 2;
+        } else break;
+        const raw = buffer.slice(start, end + length);
+        start = end + length;
+        if (raw.trim() !== "") events.push(parseEvent(raw));
+      }
+      buffer = start === 0 ? buffer : buffer.slice(start);
+      return events;
+    },
+    flush() {
+      const rest = buffer;
+      buffer = "";
+      return rest.trim() === "" ? [] : [parseEvent(`${rest.replace(/\s+$/, "")}\n\n`)];
+    },
+  };
+}

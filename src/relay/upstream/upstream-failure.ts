@@ -1,0 +1,78 @@
+// A failed upstream attempt as a value: what status and error object the client would see, and
+// the facts the retry and auto-disable rules decide on. Messages are scrubbed before they go
+// anywhere: an upstream that echoes our key, its own address or an internal IP must not leak it
+// to the client or the logs.
+import type { UpstreamErrorDetails, UpstreamTarget } from "../providers/adaptor.ts";
+
+export type FailureKind = "network" | "timeout" | "status" | "error-in-body";
+
+export type UpstreamFailure = {
+  kind: FailureKind;
+  /** The status after the channel's status_code_mapping (what the rules and the client see). */
+  status: number;
+  /** The status the upstream really sent (0 for network failures and timeouts). */
+  upstreamStatus: number;
+  details: UpstreamErrorDetails;
+  /** True when the message is one of ours (an i18n key) rather than the upstream's words. */
+  localMessage: boolean;
+};
+
+export const networkFailureMessage = "请求上游地址失败";
+export const timeoutFailureMessage = "上游响应超时";
+
+export function isTimeoutError(error: unknown): boolean {
+  return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+}
+
+/** Network errors carry addresses ("connect ECONNREFUSED 10.0.0.5:443"); say only what happened. */
+export function describeNetworkFailure(error: unknown): string {
+  return isTimeoutError(error) ? timeoutFailureMessage : networkFailureMessage;
+}
+
+export function networkFailure(error: unknown): UpstreamFailure {
+  const timeout = isTimeoutError(error);
+  return {
+    kind: timeout ? "timeout" : "network",
+    status: timeout ? 504 : 502,
+    upstreamStatus: 0,
+    details: { message: describeNetworkFailure(error), type: "upstream_error", code: timeout ? "upstream_timeout" : "do_request_failed", param: null },
+    localMessage: true,
+  };
+}
+
+const secretPattern = /\b(sk|pk|rk|ak)-[A-Za-z0-9_\-*.]{6,}/g;
+const bearerPattern = /Bearer\s+[A-Za-z0-9_\-.=]+/gi;
+const ipv4Pattern = /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g;
+const urlPattern = /\bhttps?:\/\/[^\s"'<>)]+/gi;
+
+/** Removes keys, the channel's address and IP addresses from an upstream message. */
+export function scrubMessage(message: string, target: Pick<UpstreamTarget, "key" | "baseUrl">): string {
+  let result = message;
+  if (target.key && target.key.length >= 4) result = result.split(target.key).join("***");
+  result = result.replace(secretPattern, "$1-***").replace(bearerPattern, "Bearer ***");
+  result = result.replace(urlPattern, (url) => (isPublicDocumentationUrl(url) ? url : "[upstream]"));
+  result = result.replace(ipv4Pattern, "[address]");
+  return result.length > 2000 ? `${result.slice(0, 2000)}…` : result;
+}
+
+/** Links to a provider's public help pages are useful to the client and reveal nothing. */
+function isPublicDocumentationUrl(url: string): boolean {
+  return /^https:\/\/(platform\.openai\.com|help\.openai\.com|docs\.[a-z0-9.-]+|learn\.microsoft\.com)\//i.test(url);
+}
+
+/** A failed answer: the upstream's status mapped by the channel, its error object scrubbed. */
+export function statusFailure(
+  upstreamStatus: number,
+  mappedStatus: number,
+  details: UpstreamErrorDetails,
+  target: Pick<UpstreamTarget, "key" | "baseUrl">,
+  kind: FailureKind = "status",
+): UpstreamFailure {
+  return {
+    kind,
+    status: mappedStatus,
+    upstreamStatus,
+    details: { ...details, message: scrubMessage(details.message, target) },
+    localMessage: false,
+  };
+}

@@ -1,0 +1,35 @@
+// Prices read the options' in-memory values; without a store loaded those are the defaults.
+import { describe, expect, test } from "bun:test";
+import { completionRatioOf, groupRatioOf, priceOfModel, requirePrice } from "./model-prices.ts";
+
+describe("model prices", () => {
+  test("built-in ratios and completion ratios", () => {
+    expect(priceOfModel("gpt-4o-mini")).toEqual({ kind: "ratio", modelRatio: 0.075, completionRatio: 4 });
+    expect(priceOfModel("deepseek-chat")).toEqual({ kind: "ratio", modelRatio: 0.135, completionRatio: 4 });
+  });
+
+  test("a fixed price wins over ratios; GPTs share the gizmo price", () => {
+    expect(priceOfModel("dall-e-3")).toEqual({ kind: "fixed", price: 0.04 });
+    expect(priceOfModel("gpt-4-gizmo-g-abc123")).toEqual({ kind: "fixed", price: 0.1 });
+  });
+
+  test("a reasoning-effort suffix costs what the base model costs", () => {
+    expect(priceOfModel("o3-mini-high")).toEqual({ kind: "ratio", modelRatio: 0.55, completionRatio: 4 });
+  });
+
+  test("versioned names the tables do not list take the family's completion ratio", () => {
+    expect(completionRatioOf("gpt-4o-2099-01-01")).toBe(4);
+    expect(completionRatioOf("claude-3-9-future")).toBe(5);
+    expect(completionRatioOf("something-else")).toBe(1);
+  });
+
+  test("a model with no price is refused, not served free", () => {
+    expect(priceOfModel("no-such-model")).toBeUndefined();
+    expect(() => requirePrice("no-such-model")).toThrow("模型 no-such-model 倍率或价格未配置，请联系管理员设置");
+  });
+
+  test("group ratios default to 1 for unlisted groups", () => {
+    expect(groupRatioOf("default")).toBe(1);
+    expect(groupRatioOf("nowhere")).toBe(1);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, test } from "bun:test";
+import { holdForRequest, priceDescription, quotaForUsage, type Price } from "./quota-math.ts";
+
+const ratio = (modelRatio: number, completionRatio: number, groupRatio = 1): Price => ({ kind: "ratio", modelRatio, completionRatio, groupRatio });
+const fixed = (price: number, groupRatio = 1): Price => ({ kind: "fixed", price, groupRatio });
+
+describe("quota for usage (spec §9)", () => {
+  test("ratio models: (prompt + completion x completion ratio) x model ratio x group ratio", () => {
+    expect(quotaForUsage(ratio(1.25, 4), { promptTokens: 100, completionTokens: 50 }, 500000)).toBe(375);
+    expect(quotaForUsage(ratio(1.25, 4, 2), { promptTokens: 100, completionTokens: 50 }, 500000)).toBe(750);
+    expect(quotaForUsage(ratio(0.075, 4), { promptTokens: 24, completionTokens: 12 }, 500000)).toBe(5);
+    expect(quotaForUsage(ratio(2.5, 4 / 3), { promptTokens: 10, completionTokens: 10 }, 500000)).toBe(58);
+  });
+
+  test("at least 1 when tokens were used at a non-zero price; 0 when nothing was used or the price is 0", () => {
+    expect(quotaForUsage(ratio(0.01, 1), { promptTokens: 3, completionTokens: 0 }, 500000)).toBe(1);
+    expect(quotaForUsage(ratio(0.01, 1), { promptTokens: 0, completionTokens: 0 }, 500000)).toBe(0);
+    expect(quotaForUsage(ratio(0, 1), { promptTokens: 300, completionTokens: 10 }, 500000)).toBe(0);
+    expect(quotaForUsage(ratio(1, 1, 0), { promptTokens: 300, completionTokens: 10 }, 500000)).toBe(0);
+  });
+
+  test("fixed price: price x QuotaPerUnit x group ratio per call, times units", () => {
+    expect(quotaForUsage(fixed(0.04), { promptTokens: 999, completionTokens: 999 }, 500000)).toBe(20000);
+    expect(quotaForUsage(fixed(0.04, 1.5), { promptTokens: 0, completionTokens: 0 }, 500000)).toBe(30000);
+    expect(quotaForUsage(fixed(0.02), { promptTokens: 0, completionTokens: 0 }, 500000, 2 * 0.45)).toBe(9000);
+  });
+
+  test("never NaN, negative or beyond safe integers", () => {
+    expect(quotaForUsage(ratio(1, 1), { promptTokens: NaN, completionTokens: -5 }, 500000)).toBe(0);
+    expect(quotaForUsage(ratio(1e3, 1e3), { promptTokens: 2 ** 60, completionTokens: 2 ** 60 }, 500000)).toBe(Number.MAX_SAFE_INTEGER);
+  });
+});
+
+describe("the hold", () => {
+  test("covers prompt + allowance at the completion ratio, rounded up", () => {
+    expect(holdForRequest(ratio(0.075, 4), 24, 64, 500000)).toBe(Math.ceil((24 + 256) * 0.075));
+    expect(holdForRequest(ratio(1, 4 / 3), 1, 1, 500000)).toBe(3);
+  });
+
+  test("is never below what a request within its allowance costs", () => {
+    for (const [modelRatio, completionRatio, groupRatio] of [[0.075, 4, 1], [2.5, 4 / 3, 0.7], [0.01, 1, 3], [15, 2, 1.1]] as const) {
+      for (const [prompt, completion] of [[1, 1], [17, 33], [250, 999], [0, 7]] as const) {
+        const price = ratio(modelRatio, completionRatio, groupRatio);
+        expect(holdForRequest(price, prompt, completion, 500000)).toBeGreaterThanOrEqual(quotaForUsage(price, { promptTokens: prompt, completionTokens: completion }, 500000));
+      }
+    }
+  });
+
+  test("fixed prices hold exactly the price", () => {
+    expect(holdForRequest(fixed(0.1), 500, 500, 500000)).toBe(50000);
+  });
+});
+
+test("log text", () => {
+  expect(priceDescription(ratio(1.25, 4, 1))).toBe("模型倍率 1.25，补全倍率 4.00，分组倍率 1.00");
+  expect(priceDescription(fixed(0.04, 2))).toBe("模型价格 0.04，分组倍率 2.00");
+});

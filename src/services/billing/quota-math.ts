@@ -1,0 +1,46 @@
+// The billing formulas (spec §9), pure and integer-valued.
+//
+//   ratio models:  quota = round((prompt + round(completion x completionRatio)) x modelRatio x groupRatio),
+//                  at least 1 when the request used tokens and the price is not zero
+//   fixed price:   quota = round(price x QuotaPerUnit x groupRatio) per call (x units, e.g. images)
+//
+// The hold taken before calling upstream uses the same formula on an upper estimate: the
+// counted prompt plus the completion allowance (max_tokens, else PreConsumedQuota tokens) at the
+// completion ratio, rounded up, so a request that stays within max_tokens never costs more than
+// it reserved.
+import type { ModelPrice } from "./model-prices.ts";
+
+export type Price = ModelPrice & { groupRatio: number };
+
+export type TokenCounts = { promptTokens: number; completionTokens: number };
+
+const safeInteger = (value: number) => (Number.isFinite(value) && value > 0 ? Math.min(Math.round(value), Number.MAX_SAFE_INTEGER) : 0);
+
+export function quotaForUsage(price: Price, usage: TokenCounts, quotaPerUnit: number, units = 1): number {
+  if (price.kind === "fixed") return safeInteger(price.price * units * quotaPerUnit * price.groupRatio);
+  const prompt = safeInteger(usage.promptTokens);
+  const completion = safeInteger(usage.completionTokens);
+  if (prompt + completion === 0) return 0;
+  const weighted = prompt + Math.round(completion * price.completionRatio);
+  const quota = safeInteger(weighted * price.modelRatio * price.groupRatio);
+  return quota === 0 && price.modelRatio * price.groupRatio > 0 ? 1 : quota;
+}
+
+export function holdForRequest(
+  price: Price,
+  promptTokens: number,
+  completionAllowance: number,
+  quotaPerUnit: number,
+  units = 1,
+): number {
+  if (price.kind === "fixed") return quotaForUsage(price, { promptTokens, completionTokens: 0 }, quotaPerUnit, units);
+  const tokens = safeInteger(promptTokens) + Math.ceil(safeInteger(completionAllowance) * price.completionRatio);
+  const hold = Math.ceil(tokens * price.modelRatio * price.groupRatio);
+  return Number.isFinite(hold) && hold > 0 ? Math.min(hold, Number.MAX_SAFE_INTEGER) : 0;
+}
+
+/** The log's price text (new-api's wording, stored as data). */
+export function priceDescription(price: Price): string {
+  if (price.kind === "fixed") return `模型价格 ${price.price.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`; // i18n-exempt: stored log text
+  return `模型倍率 ${price.modelRatio.toFixed(2)}，补全倍率 ${price.completionRatio.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`; // i18n-exempt: stored log text
+}
