@@ -19,8 +19,6 @@ const bunTest = [bun, "test", "--timeout", "60000"];
 type Step = { name: string; command: string[]; env?: Record<string, string>; isTest: boolean; when?: () => boolean | string };
 
 const folders = (...names: string[]) => names.filter((name) => existsSync(join(root, name)));
-// bunfig.toml's [test] timeout is not read by this Bun; the suites' 60 s room is given here.
-const test = [bun, "test", "--timeout", "60000"];
 
 const steps: Step[] = [
   { name: "typecheck", command: [join(root, "node_modules", ".bin", "tsc"), "-p", "."], isTest: false },
@@ -28,30 +26,17 @@ const steps: Step[] = [
   // (React islands are left to React, which escapes by itself: see tests/xss-scan.ts.)
   { name: "xss-scan", command: [bun, "tests/xss-scan.ts"], isTest: false },
   { name: "assets", command: [bun, "src/build/build-assets.ts"], isTest: false },
-<<<<<<< HEAD
-  { name: "unit", command: [...test, ...folders("tests/unit", "src", "islands")], isTest: true },
-  { name: "api", command: [...test, ...folders("tests/api", "tests/relay", "tests/store")], isTest: true },
-  {
-    name: "api-pg",
-    command: [...test, ...folders("tests/api", "tests/relay", "tests/store")],
-=======
   { name: "unit", command: [...bunTest, ...folders("tests/unit", "src", "islands")], isTest: true },
   { name: "api", command: [...bunTest, ...folders("tests/api", "tests/relay", "tests/store")], isTest: true },
   {
     name: "api-pg",
     command: [...bunTest, ...folders("tests/api", "tests/relay", "tests/store")],
->>>>>>> main
     env: { TEST_STORE: "pg" },
     isTest: true,
     when: () => (process.env.TEST_PG_URL ? true : "TEST_PG_URL is not set: the PostgreSQL run is skipped (CI sets it)"),
   },
-<<<<<<< HEAD
-  { name: "console", command: [...test, ...folders("tests/console")], isTest: true },
-  { name: "build", command: [...test, ...folders("tests/build")], isTest: true },
-=======
   { name: "console", command: [...bunTest, ...folders("tests/console")], isTest: true },
   { name: "build", command: [...bunTest, ...folders("tests/build")], isTest: true },
->>>>>>> main
 ];
 
 const filters = process.argv.slice(2);
