@@ -1,9 +1,11 @@
 // `npm run bench`: every benchmark of the project, each writing its own section of
 // docs/PERFORMANCE.md. Run one with `npm run bench -- startup`.
+import { benchRelay } from "./relay.ts";
 import { benchStartup } from "./startup.ts";
 
 const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: benchStartup,
+  relay: benchRelay,
 };
 
 const wanted = process.argv.slice(2);

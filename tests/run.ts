@@ -20,7 +20,8 @@ const folders = (...names: string[]) => names.filter((name) => existsSync(join(r
 const steps: Step[] = [
   { name: "typecheck", command: [join(root, "node_modules", ".bin", "tsc"), "-p", "."], isTest: false },
   // kitajs's scanner: every JSX expression that could carry HTML must be escaped or marked safe.
-  { name: "xss-scan", command: [join(root, "node_modules", ".bin", "xss-scan"), "-p", "tsconfig.json"], isTest: false },
+  // (React islands are left to React, which escapes by itself: see tests/xss-scan.ts.)
+  { name: "xss-scan", command: [bun, "tests/xss-scan.ts"], isTest: false },
   { name: "assets", command: [bun, "src/build/build-assets.ts"], isTest: false },
   { name: "unit", command: [bun, "test", ...folders("tests/unit", "src", "islands")], isTest: true },
   { name: "api", command: [bun, "test", ...folders("tests/api", "tests/relay", "tests/store")], isTest: true },

@@ -28,7 +28,11 @@ export function* run<T>(query: Query<T>): Generator<Query, T, unknown> {
 
 type SyncExecutable = { _prepare(): { execute(): { sync(): unknown } } };
 
+/** A query that can also run synchronously: a statement prepared once (store/reusable-statement.ts). */
+export type SyncQuery<T = unknown> = Query<T> & { runSync(): T };
+
 function executeSqliteSync(query: Query): unknown {
+  if (typeof (query as SyncQuery).runSync === "function") return (query as SyncQuery).runSync();
   const prepared = (query as unknown as SyncExecutable)._prepare?.();
   if (!prepared) throw new Error("transact: only drizzle query builders can be yielded on SQLite");
   return prepared.execute().sync();

@@ -23,6 +23,8 @@ function pricingNames(model: string): string[] {
   const names = [model];
   if (model.startsWith("gpt-4-gizmo")) names.push("gpt-4-gizmo-*");
   else if (model.startsWith("gpt-4o-gizmo")) names.push("gpt-4o-gizmo-*");
+  // Azure's deployment names drop the dot: gpt-35-turbo is gpt-3.5-turbo.
+  if (model.startsWith("gpt-35")) names.push(model.replace("gpt-35", "gpt-3.5"));
   // "o3-mini-high" is o3-mini with a reasoning effort; it costs what o3-mini costs per token.
   const effort = /^(o[1-9].*)-(high|medium|low)$/.exec(model);
   if (effort) names.push(effort[1]!);

@@ -1,0 +1,110 @@
+// Relay overhead: the team's harness (bench/harness, a copy of our shared bench tool) runs the
+// mock upstream, the bare Bun passthroughs (pipe and parse), Portkey and our gateway side by side
+// on one machine, non-streamed, streamed and paced, and this file prepares our gateway for it: a
+// fresh SQLite store with a channel pointing at the mock and a token, created through the real
+// management API. The numbers and the verdict on the aims go to the "Relay" section of
+// docs/PERFORMANCE.md.
+//
+//   npm run bench -- relay                         (about 15 minutes)
+//   RELAY_BENCH_QUICK=1 npm run bench -- relay     (a smoke run of about 2 minutes)
+// Harness knobs (DURATION, REPEATS, CONNS, SCENARIOS, TARGETS...) pass through the environment.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildAssetsIfStale } from "../src/build/build-assets.ts";
+import { writePerformanceSection } from "./performance-doc.ts";
+import { relayReport } from "./relay-report.ts";
+
+const root = join(import.meta.dir, "..");
+const harness = join(import.meta.dir, "harness");
+const bun = process.execPath;
+const basePort = Number(process.env.BASE_PORT ?? 18080);
+const gatewayPort = Number(process.env.RELAY_BENCH_PORT ?? 18390);
+
+async function run(command: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<void> {
+  const child = Bun.spawn({ cmd: command, cwd, env: { ...process.env, ...env }, stdout: "inherit", stderr: "inherit" });
+  if ((await child.exited) !== 0) throw new Error(`${command.join(" ")} failed`);
+}
+
+/** The harness has its own dependencies (autocannon, Portkey, its bun); installed on first use. */
+async function ensureHarnessInstalled(): Promise<void> {
+  if (existsSync(join(harness, "node_modules", ".bin", "autocannon"))) return;
+  console.log("installing the bench harness dependencies (first run)...");
+  await run(["npm", "ci", "--no-audit", "--no-fund"], harness);
+}
+
+async function waitForServer(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/api/status`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error("the gateway did not start");
+    await Bun.sleep(50);
+  }
+}
+
+/**
+ * Starts the gateway once on a fresh store and sets it up as an operator would: a channel for
+ * gpt-4o-mini pointing at the harness's mock upstream, and an unlimited token. Returns the key.
+ */
+async function seedStore(env: Record<string, string>): Promise<string> {
+  const url = `http://127.0.0.1:${gatewayPort}`;
+  const gateway = Bun.spawn({ cmd: [bun, join(root, "src", "main.ts")], cwd: root, env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
+  try {
+    await waitForServer(url);
+    const login = await fetch(`${url}/api/user/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "root", password: "123456" }),
+    });
+    const cookie = login.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+    const userId = String((await login.json()).data.id);
+    const api = async (path: string, body: unknown) => {
+      const response = await fetch(`${url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie, "New-Api-User": userId },
+        body: JSON.stringify(body),
+      });
+      const answer = (await response.json()) as { success: boolean; message: string; data: any };
+      if (!answer.success) throw new Error(`${path}: ${answer.message}`);
+      return answer.data;
+    };
+    await api("/api/channel/", { name: "bench mock", type: 1, key: "sk-mock-upstream", base_url: `http://127.0.0.1:${basePort}`, models: "gpt-4o-mini", group: "default" });
+    const [token] = await api("/api/token/", { name: "bench", unlimited_quota: true, expired_time: -1 });
+    return `sk-${token.key}`;
+  } finally {
+    gateway.kill("SIGTERM");
+    await gateway.exited;
+  }
+}
+
+export async function benchRelay(): Promise<string> {
+  await ensureHarnessInstalled();
+  await buildAssetsIfStale();
+  const folder = mkdtempSync(join(tmpdir(), "switchyard-relay-bench-"));
+  const quick = process.env.RELAY_BENCH_QUICK === "1";
+  const out = join(harness, "results", new Date().toISOString().replace(/[:.]/g, "-"));
+  try {
+    const gatewayEnv = { PORT: String(gatewayPort), HOST: "127.0.0.1", SQLITE_PATH: join(folder, "bench.db") };
+    const key = await seedStore(gatewayEnv);
+    const envPrefix = Object.entries(gatewayEnv).map(([name, value]) => `${name}=${value}`).join(" ");
+    await run(["bash", join(harness, "run-bench.sh")], harness, {
+      GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
+      GATEWAY_KEY: key,
+      GATEWAY_CMD: `env ${envPrefix} ${bun} ${join(root, "src", "main.ts")}`,
+      OUT: out,
+      ...(quick ? { DURATION: "3", WARMUP: "1", REPEATS: "1", PROBE_DURATION: "2", PACED_CONNS: "64" } : {}),
+      ...Object.fromEntries(["DURATION", "WARMUP", "REPEATS", "CONNS", "SCENARIOS", "TARGETS", "PACED_CONNS", "PROBE_DURATION"].filter((name) => process.env[name]).map((name) => [name, process.env[name]])),
+    });
+    const markdown = relayReport(out);
+    writePerformanceSection("relay", markdown);
+    return markdown;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) console.log(await benchRelay());
