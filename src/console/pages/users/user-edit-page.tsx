@@ -9,7 +9,7 @@ import { TextField } from "../../components/form-fields.tsx";
 import { formatQuotaDisplay } from "../../format.ts";
 import type { PageContext } from "../../page-context.ts";
 import { renderPage } from "../../render-page.tsx";
-import { renderForbiddenPage } from "../error-page.tsx";
+import { renderForbiddenPage, renderNotFoundPage } from "../error-page.tsx";
 import { groupNames } from "../../../services/groups/user-groups.ts";
 
 function BoundAccounts(props: { context: PageContext; user: UserView }) {
@@ -49,7 +49,7 @@ export async function userEditPage(context: PageContext, params: Record<string, 
   try {
     user = await getUserForAdmin(context.user!, Number(params.id));
   } catch (error) {
-    if (isAppError(error)) return renderForbiddenPage(context);
+    if (isAppError(error)) return error.kind === "not_found" ? renderNotFoundPage(context) : renderForbiddenPage(context);
     throw error;
   }
   return renderPage(
