@@ -41,6 +41,7 @@ const environmentSchema = z.object({
     (v) => v === undefined || /^rediss?:\/\//.test(v),
     "must be a redis:// or rediss:// URL",
   ),
+  REDIS_KEY_PREFIX: optionalString,
   SESSION_SECRET: optionalString.refine(
     // new-api's sample environment ships this placeholder; running with it would make every
     // installation's cookies forgeable by anyone who read the sample.
@@ -73,6 +74,8 @@ export type Config = {
   host: string;
   store: { dialect: "sqlite"; path: string } | { dialect: "pg"; url: string };
   redisUrl?: string;
+  /** Prefix of every Redis key (and channel), so several gateways can share one Redis. */
+  redisPrefix: string;
   sessionSecret?: string;
   timezone?: string;
   trustProxy: boolean;
@@ -113,6 +116,7 @@ export function readConfig(environment: Record<string, string | undefined>, port
     host: env.HOST,
     store: dsn ? { dialect: "pg", url: dsn } : { dialect: "sqlite", path: env.SQLITE_PATH },
     redisUrl: env.REDIS_CONN_STRING,
+    redisPrefix: env.REDIS_KEY_PREFIX ?? "switchyard:",
     sessionSecret: env.SESSION_SECRET,
     timezone: env.TZ,
     trustProxy: env.TRUST_PROXY,
@@ -167,6 +171,7 @@ Environment:
   SQLITE_PATH         SQLite database file (default ./data/switchyard.db)
   SQL_DSN             postgres:// URL: use PostgreSQL instead of SQLite
   REDIS_CONN_STRING   redis:// URL: share caches and limits between instances
+  REDIS_KEY_PREFIX    prefix of the Redis keys (default switchyard:), to share one Redis
   SESSION_SECRET      cookie signing secret (generated and stored when unset)
   TZ                  time zone for dates shown in the console
   TRUST_PROXY         true: take client addresses from X-Forwarded-For

@@ -22,7 +22,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   trustOutboundHosts(config.outboundAllowedHosts);
   useDiskAssets(join(import.meta.dir, "..", "build"));
   await openStore(config.store);
-  const shared = await openSharedState(config.redisUrl);
+  const shared = await openSharedState(config.redisUrl, config.redisPrefix);
   await loadOptions();
   if (await createRootIfEmpty()) logger.warn("created the root account root / 123456: change its password now");
   const sessionSecret = await ensureSessionSecret(config.sessionSecret);

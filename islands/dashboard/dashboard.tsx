@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { apiCall } from "../console/api-client.ts";
 import { showToast } from "../console/toasts.ts";
 import type { Language } from "../../src/i18n/languages.ts";
-import { moneyTranslator, shown, type MoneyTranslate } from "../shared/money-translator.ts";
+import { moneyTranslator, type MoneyTranslate } from "../shared/money-translator.ts";
 import { quotaByModelOverTime, totals, totalsBy, type Granularity, type UsageRow } from "./usage-series.ts";
 
 export type DashboardProps = {
@@ -86,8 +86,8 @@ function options(rows: UsageRow[], granularity: Granularity, props: DashboardPro
 function Stat(props: { label: string; value: string; testId: string }) {
   return (
     <div className="stat">
-      <div className="stat-title">{shown(props.label)}</div>
-      <div className="stat-value text-2xl" data-testid={props.testId}>{shown(props.value)}</div>
+      <div className="stat-title">{props.label}</div>
+      <div className="stat-value text-2xl" data-testid={props.testId}>{props.value}</div>
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { useMemo, useState } from "react";
 import { apiCall } from "../console/api-client.ts";
 import { showToast } from "../console/toasts.ts";
 import type { Language } from "../../src/i18n/languages.ts";
-import { moneyTranslator, shown } from "../shared/money-translator.ts";
+import { moneyTranslator } from "../shared/money-translator.ts";
 import { buildPricingOptions, pricingRows, type PricingRow } from "./pricing-rows.ts";
 
 export type PricingEditorProps = {
@@ -51,8 +51,7 @@ function PriceRow(props: { row: PricingRow; language: Language; onEdit: (name: s
   const t = moneyTranslator(props.language);
   const { row } = props;
   const labels: Record<Field, string> = { price: t("固定价格"), ratio: t("模型倍率"), completion: t("补全倍率") };
-  // A fixed list of three cells; React escapes the values it renders.
-  const safeCells = (["price", "ratio", "completion"] as const).map((field) => (
+  const cells = (["price", "ratio", "completion"] as const).map((field) => (
     <td key={field}>
       <input
         className="input input-bordered input-xs w-24"
@@ -65,8 +64,8 @@ function PriceRow(props: { row: PricingRow; language: Language; onEdit: (name: s
   ));
   return (
     <tr>
-      <td className="font-mono text-xs">{shown(row.name)}</td>
-      {safeCells}
+      <td className="font-mono text-xs">{row.name}</td>
+      {cells}
       <td>
         <button type="button" className="btn btn-ghost btn-xs text-error" onClick={() => props.onDelete(row.name)}>
           {t("删除")}
@@ -121,8 +120,7 @@ export function PricingEditor(props: PricingEditorProps) {
     }
   };
 
-  // React escapes what the rows render.
-  const safeRows = visible.map((row) => (
+  const visibleRows = visible.map((row) => (
     <PriceRow key={row.name} row={row} language={props.language} onEdit={edit} onDelete={(name) => setRows((all) => all.filter((other) => other.name !== name))} />
   ));
 
@@ -155,7 +153,7 @@ export function PricingEditor(props: PricingEditorProps) {
             </tr>
           </thead>
           <tbody>
-            {safeRows}
+            {visibleRows}
           </tbody>
         </table>
       </div>
@@ -165,7 +163,7 @@ export function PricingEditor(props: PricingEditorProps) {
           <button type="button" className="join-item btn btn-sm" disabled={current <= 1} onClick={() => setPage(current - 1)} aria-label={t("上一页")}>
             {"‹"}
           </button>
-          <span className="join-item btn btn-sm btn-disabled">{shown(`${current} / ${pages}`)}</span>
+          <span className="join-item btn btn-sm btn-disabled">{`${current} / ${pages}`}</span>
           <button type="button" className="join-item btn btn-sm" disabled={current >= pages} onClick={() => setPage(current + 1)} aria-label={t("下一页")}>
             {"›"}
           </button>

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { apiCall } from "../console/api-client.ts";
 import { showToast } from "../console/toasts.ts";
 import type { Language } from "../../src/i18n/languages.ts";
-import { moneyTranslator, shown } from "../shared/money-translator.ts";
+import { moneyTranslator } from "../shared/money-translator.ts";
 
 export type WalletProps = {
   language: Language;
@@ -74,7 +74,7 @@ function RedeemCard(props: WalletProps & { quota: number; onRedeemed: (added: nu
         <h2 id="redeem-title" className="card-title">{t("兑换余额")}</h2>
         <div className="text-lg">
           {t("当前余额：")}
-          <strong data-testid="wallet-balance">{shown(formatQuota(props.quota, props))}</strong>
+          <strong data-testid="wallet-balance">{formatQuota(props.quota, props)}</strong>
         </div>
         <form
           className="flex flex-wrap gap-2"
@@ -183,8 +183,8 @@ function OnlineTopUpCard(props: WalletProps) {
         </label>
         <div className="text-sm">
           {t("实付金额：")}
-          <strong data-testid="payable">{shown(payable ?? "-")}</strong>
-          {problem ? <span className="text-error ml-2">{shown(t("错误：") + problem)}</span> : null}
+          <strong data-testid="payable">{payable ?? "-"}</strong>
+          {problem ? <span className="text-error ml-2">{t("错误：") + problem}</span> : null}
         </div>
         <div className="flex gap-2">
           <button type="button" className="btn btn-primary" onClick={() => void choose("zfb")}>{t("支付宝")}</button>
@@ -198,7 +198,7 @@ function OnlineTopUpCard(props: WalletProps) {
             <dt className="text-base-content/60">{t("充值数量")}</dt>
             <dd>{amount}</dd>
             <dt className="text-base-content/60">{t("实付金额")}</dt>
-            <dd>{shown(payable ?? "-")}</dd>
+            <dd>{payable ?? "-"}</dd>
             <dt className="text-base-content/60">{t("支付方式")}</dt>
             <dd>{t(method === "wx" ? "微信" : "支付宝")}</dd>
           </dl>

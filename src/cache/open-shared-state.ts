@@ -5,7 +5,8 @@ import type { SharedState } from "./shared-state.ts";
 
 export let shared: SharedState;
 
-export async function openSharedState(redisUrl: string | undefined): Promise<SharedState> {
-  shared = redisUrl ? await createRedisState(redisUrl) : createMemoryState();
+/** `redisPrefix` keeps apart the keys of gateways (or test runs) that share one Redis. */
+export async function openSharedState(redisUrl: string | undefined, redisPrefix?: string): Promise<SharedState> {
+  shared = redisUrl ? await createRedisState(redisUrl, redisPrefix) : createMemoryState();
   return shared;
 }

@@ -30,6 +30,9 @@ beforeAll(async () => {
   });
   await loginThroughForm(page, "root", "123456");
   await page.waitForURL("**/token");
+  // A channel serving gpt-4o-mini to the default and vip groups, so /pricing lists it.
+  const channel = await root.post("/api/channel/", { name: "priced", type: 1, key: "sk-priced", base_url: "http://127.0.0.1:9", models: "gpt-4o-mini", group: "default,vip" });
+  expect(channel.body.success).toBe(true);
 });
 afterAll(async () => {
   await context?.close();
@@ -134,7 +137,7 @@ describe("settings tabs", () => {
     });
   });
 
-  test("the model tab's JSON editors are validated and a group ratio change is saved", async () => {
+  test("the model tab's JSON editors are validated, and /pricing follows a group ratio change", async () => {
     await step(page, "json", async () => {
       await page.goto("/setting?tab=model");
       const ratios = section("model-ratios");
@@ -147,6 +150,17 @@ describe("settings tabs", () => {
       await saved(() => ratios.getByRole("button", { name: "保存模型倍率设置" }).click());
       expect(optionWrites.at(-1)).toEqual([{ key: "GroupRatio", value: '{"default": 1, "vip": 2.5, "svip": 1}' }]);
       expect(JSON.parse(await option("GroupRatio"))).toEqual({ default: 1, vip: 2.5, svip: 1 });
+    });
+    await step(page, "pricing-follows", async () => {
+      // gpt-4o-mini: ratio 0.075 -> $0.15 per 1M input tokens, times the vip ratio.
+      await page.goto("/pricing?group=vip");
+      await page.getByText("输入 $0.375 / 1M tokens").first().waitFor();
+      await page.goto("/setting?tab=model");
+      await saved(() => section("model-ratios").getByLabel("分组倍率").fill('{"default": 1, "vip": 4, "svip": 1}').then(() => section("model-ratios").getByRole("button", { name: "保存模型倍率设置" }).click()));
+      await page.goto("/pricing?group=vip");
+      await page.getByText("输入 $0.6 / 1M tokens").first().waitFor();
+      expect(await page.getByRole("combobox", { name: "分组" }).locator("option:checked").textContent()).toBe("vip（倍率 4）");
+      await saveScreenshot(page, "settings-pricing-follows");
     });
   });
 

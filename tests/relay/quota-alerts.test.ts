@@ -1,29 +1,23 @@
-// Low-balance alerts end to end: a request through the relay settles, the user's balance is now
-// under the threshold, and the alert arrives by email (an SMTP server in this process) or by
-// webhook (an HTTP listener on a loopback address the test server trusts); once per 2 hours.
+// Low-balance alerts end to end: a user saves notification settings (PUT /api/user/setting), a
+// request through the relay settles, the balance is now under the threshold, and the alert
+// arrives by email (an SMTP server in this process) or by webhook (an https listener on a
+// loopback address the test server trusts); once per 2 hours.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { newUserSession, type ApiSession } from "../helpers/api-session.ts";
 import { startMailCatcher, type MailCatcher } from "../helpers/mail-catcher.ts";
+import { startTlsReceiver } from "../helpers/tls-receiver.ts";
 import { addChannel, addToken, openai, setOptions, startRelayWorld, type RelayWorld } from "./relay-world.ts";
 
 setDefaultTimeout(30_000);
 
 let world: RelayWorld;
 let mail: MailCatcher;
-const hooks: { headers: Headers; body: string }[] = [];
-const receiver = Bun.serve({
-  hostname: "127.0.0.2",
-  port: 0,
-  async fetch(request) {
-    hooks.push({ headers: request.headers, body: await request.text() });
-    return new Response("ok");
-  },
-});
+const receiver = startTlsReceiver();
 
 beforeAll(async () => {
   mail = await startMailCatcher();
-  world = await startRelayWorld({ OUTBOUND_ALLOWED_HOSTS: "127.0.0.2" });
+  world = await startRelayWorld(receiver.env);
   await addChannel(world, { key: "alert-channel" });
   await setOptions(world, {
     SMTPServer: "127.0.0.1",
@@ -34,15 +28,18 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  receiver.stop(true);
+  receiver.stop();
   await world?.stop();
   await mail?.close();
 });
 
-/** A registered user with a token, a balance and notification settings. */
-async function customer(name: string, quota: number, setting: Record<string, unknown>, email = ""): Promise<{ session: ApiSession; key: string }> {
+/** A registered user with a token, the balance the admin gave, and the settings they saved. */
+async function customer(name: string, quota: number, setting: Record<string, unknown>): Promise<{ session: ApiSession; key: string }> {
   const session = await newUserSession(world.server.url, name);
-  await world.server.store.query("update users set quota = ?, email = ?, setting = ? where id = ?", quota, email, JSON.stringify(setting), session.userId);
+  const granted = await world.root.put("/api/user/", { id: session.userId, quota });
+  if (!granted.body.success) throw new Error(`quota not set: ${JSON.stringify(granted.body)}`);
+  const saved = await session.put("/api/user/setting", { webhook_url: "", webhook_secret: "", notification_email: "", quota_warning_threshold: 1_000_000, ...setting });
+  if (!saved.body.success) throw new Error(`settings not saved: ${JSON.stringify(saved.body)}`);
   const token = await addToken(session);
   return { session, key: token.key };
 }
@@ -52,17 +49,9 @@ async function chat(key: string): Promise<void> {
   expect(answer.choices[0]!.message.content).toBeTruthy();
 }
 
-async function eventually(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await Bun.sleep(20);
-  }
-}
-
 describe("quota alerts through the relay", () => {
   test("a request that leaves the balance under the threshold sends one email", async () => {
-    const { key } = await customer("lowmail", 600_000, { notify_type: "email" }, "low@example.com");
+    const { key } = await customer("lowmail", 600_000, { notify_type: "email", notification_email: "low@example.com" });
     const before = mail.messages.length;
     await chat(key);
     const [message] = (await mail.waitFor(before + 1)).slice(before);
@@ -75,9 +64,9 @@ describe("quota alerts through the relay", () => {
 
   test("a comfortable balance sends nothing; the user's own threshold counts", async () => {
     const before = mail.messages.length;
-    const { key: rich } = await customer("richmail", 5_000_000, { notify_type: "email" }, "rich@example.com");
+    const { key: rich } = await customer("richmail", 5_000_000, { notify_type: "email", notification_email: "rich@example.com" });
     await chat(rich);
-    const { key: careful } = await customer("carefulm", 5_000_000, { notify_type: "email", quota_warning_threshold: 9_000_000 }, "careful@example.com");
+    const { key: careful } = await customer("carefulm", 5_000_000, { notify_type: "email", quota_warning_threshold: 9_000_000, notification_email: "careful@example.com" });
     await chat(careful);
     const messages = (await mail.waitFor(before + 1)).slice(before);
     await Bun.sleep(300);
@@ -86,14 +75,13 @@ describe("quota alerts through the relay", () => {
   });
 
   test("a webhook user is told by webhook, with the secret as Bearer", async () => {
-    const url = `http://127.0.0.2:${receiver.port}/alerts`;
-    const { key } = await customer("lowhook", 700_000, { notify_type: "webhook", webhook_url: url, webhook_secret: "relay-hook-secret" });
+    const { key } = await customer("lowhook", 700_000, { notify_type: "webhook", webhook_url: `${receiver.url}/alerts`, webhook_secret: "relay-hook-secret" });
     await chat(key);
-    await eventually(() => hooks.length === 1);
-    const hook = hooks[0]!;
-    expect(hook.headers.get("authorization")).toBe("Bearer relay-hook-secret");
-    expect(hook.headers.get("x-webhook-signature")).toBe(createHmac("sha256", "relay-hook-secret").update(hook.body).digest("hex"));
-    const body = JSON.parse(hook.body);
+    const [hook] = await receiver.waitFor(1);
+    expect(hook!.path).toBe("/alerts");
+    expect(hook!.headers.get("authorization")).toBe("Bearer relay-hook-secret");
+    expect(hook!.headers.get("x-webhook-signature")).toBe(createHmac("sha256", "relay-hook-secret").update(hook!.body).digest("hex"));
+    const body = JSON.parse(hook!.body);
     expect(body.type).toBe("quota_exceed");
     expect(body.values[0]).toBe("您的额度即将用尽");
     expect(body.content).toContain("{{value}}");
