@@ -13,14 +13,36 @@ function encodingFor(model: string): Encoding {
   return (o200k ??= require("gpt-tokenizer/encoding/o200k_base") as Encoding);
 }
 
-export function countTextTokens(text: string, model: string): number {
-  if (text === "") return 0;
+/**
+ * Counts of recent texts. Chat clients send the whole conversation (and the same system prompt)
+ * with every turn, so most message texts were counted moments ago; long texts are not kept.
+ */
+const recentCounts = new Map<Encoding, Map<string, number>>();
+const maxRecent = 5000;
+const maxRecentLength = 8192;
+
+function count(encoding: Encoding, text: string): number {
   try {
-    return encodingFor(model).countTokens(text);
+    return encoding.countTokens(text);
   } catch {
     // Text the encoder cannot take (lone surrogates): about four characters per token.
     return Math.ceil(text.length / 4);
   }
+}
+
+export function countTextTokens(text: string, model: string): number {
+  if (text === "") return 0;
+  const encoding = encodingFor(model);
+  if (text.length > maxRecentLength) return count(encoding, text);
+  let recent = recentCounts.get(encoding);
+  if (!recent) recentCounts.set(encoding, (recent = new Map()));
+  let tokens = recent.get(text);
+  if (tokens === undefined) {
+    tokens = count(encoding, text);
+    if (recent.size >= maxRecent) recent.delete(recent.keys().next().value!);
+    recent.set(text, tokens);
+  }
+  return tokens;
 }
 
 /** Completion tokens of generated output; each tool call costs 7 more (new-api's count). */
