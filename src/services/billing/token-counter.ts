@@ -7,10 +7,21 @@ type Encoding = { countTokens(text: string): number };
 let o200k: Encoding | undefined;
 let cl100k: Encoding | undefined;
 
+/**
+ * Loading an encoding parses megabytes of rank tables and leaves tens of megabytes of garbage;
+ * one full collection right after gives them back at once instead of whenever the heap next
+ * fills up (the difference is visible in the process's resident memory under load).
+ */
+function load(name: "o200k_base" | "cl100k_base"): Encoding {
+  const encoding = (name === "o200k_base" ? require("gpt-tokenizer/encoding/o200k_base") : require("gpt-tokenizer/encoding/cl100k_base")) as Encoding;
+  setTimeout(() => Bun.gc(true), 0).unref?.();
+  return encoding;
+}
+
 function encodingFor(model: string): Encoding {
   const legacy = /^(gpt-3\.5|gpt-4(?!o|\.\d)|text-embedding-|text-davinci|davinci|babbage)/.test(model);
-  if (legacy) return (cl100k ??= require("gpt-tokenizer/encoding/cl100k_base") as Encoding);
-  return (o200k ??= require("gpt-tokenizer/encoding/o200k_base") as Encoding);
+  if (legacy) return (cl100k ??= load("cl100k_base"));
+  return (o200k ??= load("o200k_base"));
 }
 
 /**
