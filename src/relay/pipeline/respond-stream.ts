@@ -82,9 +82,12 @@ export function streamToClient(
           return;
         }
         deadline.refresh();
-        const text = render(parser.push(decoder.decode(value, { stream: true })));
+        const whole = !parser.pending();
+        const received = decoder.decode(value, { stream: true });
+        const text = render(parser.push(received));
         if (text) {
-          controller.enqueue(encoder.encode(text));
+          // Events passed through untouched leave as the bytes that came in (no re-encoding).
+          controller.enqueue(whole && !parser.pending() && text === received ? value : encoder.encode(text));
           return;
         }
       }
