@@ -16,9 +16,10 @@ import { renderErrorPage } from "./console/pages/error-page.tsx";
 import { logger } from "./logger.ts";
 import { faceOf } from "./faces.ts";
 import { relayApp } from "./relay/relay-app.ts";
-
+import { useProviderEndpoints } from "./services/auth/provider-endpoints.ts";
 
 export function createApp(config: Config, sessionSecret: string) {
+  useProviderEndpoints(config.endpoints);
   const deps: WebDeps = { config, auth: createAuthGuard(sessionSecret) };
   return new Elysia()
     .use(securityHeaders())

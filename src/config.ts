@@ -22,6 +22,12 @@ const booleanFlag = z
   .optional()
   .transform((value) => ["1", "true", "yes", "on"].includes((value ?? "").trim().toLowerCase()));
 
+/** A provider endpoint: an http(s) URL, overridable so tests can point it at a local imitation. */
+const endpoint = (fallback: string) =>
+  optionalString
+    .refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), "must be an http:// or https:// URL")
+    .transform((v) => v ?? fallback);
+
 const environmentSchema = z.object({
   PORT: z.preprocess((v) => (v === "" ? undefined : v), port.default(3000)),
   HOST: optionalString.transform((v) => v ?? "0.0.0.0"),
@@ -53,6 +59,13 @@ const environmentSchema = z.object({
   GLOBAL_API_RATE_LIMIT_DURATION: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(180)),
   OUTBOUND_ALLOWED_HOSTS: optionalString,
   SWITCHYARD_CLOCK_OFFSET_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().default(0)),
+  GITHUB_OAUTH_AUTHORIZE_URL: endpoint("https://github.com/login/oauth/authorize"),
+  GITHUB_OAUTH_TOKEN_URL: endpoint("https://github.com/login/oauth/access_token"),
+  GITHUB_USER_URL: endpoint("https://api.github.com/user"),
+  LINUXDO_OAUTH_AUTHORIZE_URL: endpoint("https://connect.linux.do/oauth2/authorize"),
+  LINUXDO_OAUTH_TOKEN_URL: endpoint("https://connect.linux.do/oauth2/token"),
+  LINUXDO_USER_URL: endpoint("https://connect.linux.do/api/user"),
+  TURNSTILE_VERIFY_URL: endpoint("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
 });
 
 export type Config = {
@@ -75,6 +88,14 @@ export type Config = {
   outboundAllowedHosts: string[];
   /** Test hook: shifts the clock of the core (clock.ts). */
   clockOffsetMs: number;
+  /** Where the social sign-ins and the human check talk to (real services unless overridden). */
+  endpoints: ProviderEndpoints;
+};
+
+export type ProviderEndpoints = {
+  github: { authorize: string; token: string; user: string };
+  linuxdo: { authorize: string; token: string; user: string };
+  turnstileVerify: string;
 };
 
 export class ConfigError extends Error {}
@@ -103,6 +124,11 @@ export function readConfig(environment: Record<string, string | undefined>, port
     apiRateLimit: { count: env.GLOBAL_API_RATE_LIMIT, seconds: env.GLOBAL_API_RATE_LIMIT_DURATION },
     outboundAllowedHosts: (env.OUTBOUND_ALLOWED_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean),
     clockOffsetMs: env.SWITCHYARD_CLOCK_OFFSET_MS,
+    endpoints: {
+      github: { authorize: env.GITHUB_OAUTH_AUTHORIZE_URL, token: env.GITHUB_OAUTH_TOKEN_URL, user: env.GITHUB_USER_URL },
+      linuxdo: { authorize: env.LINUXDO_OAUTH_AUTHORIZE_URL, token: env.LINUXDO_OAUTH_TOKEN_URL, user: env.LINUXDO_USER_URL },
+      turnstileVerify: env.TURNSTILE_VERIFY_URL,
+    },
   };
 }
 
@@ -151,5 +177,8 @@ Environment:
   CRITICAL_RATE_LIMIT_DURATION  that window in seconds (default 1200)
   GLOBAL_API_RATE_LIMIT         /api calls per address per window (default 360, 0 = off)
   GLOBAL_API_RATE_LIMIT_DURATION  that window in seconds (default 180)
+  GITHUB_OAUTH_AUTHORIZE_URL, GITHUB_OAUTH_TOKEN_URL, GITHUB_USER_URL
+  LINUXDO_OAUTH_AUTHORIZE_URL, LINUXDO_OAUTH_TOKEN_URL, LINUXDO_USER_URL
+  TURNSTILE_VERIFY_URL  provider endpoints (default: the real services)
   OUTBOUND_ALLOWED_HOSTS  comma-separated private hosts webhooks may reach (default none)
 `;

@@ -2,9 +2,11 @@
 // The server validates and answers with the specification's message; this only carries the
 // fields there and acts on the outcome (data-success: see success-actions.ts, plus "login").
 import { apiCall, type Envelope } from "./api-client.ts";
+import { isCountingDown } from "./countdown.ts";
 import { rememberUser, type ConsoleUser } from "./console-data.ts";
-import { parseLocalTime } from "./form-helpers.ts";
+import { parseLocalTime } from "./local-time.ts";
 import { runSuccessAction } from "./success-actions.ts";
+import { resetTurnstile, withTurnstile } from "./turnstile.ts";
 
 export function formToJson(form: HTMLFormElement): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -32,12 +34,25 @@ export function formToJson(form: HTMLFormElement): Record<string, unknown> {
   return body;
 }
 
-function afterLogin(form: HTMLFormElement, envelope: Envelope): void {
-  const user = envelope.data as ConsoleUser;
+/** After any sign-in (password, WeChat, OAuth): keep the user for the console and go to /token. */
+export function finishLogin(user: ConsoleUser, password?: unknown): void {
   rememberUser(user);
-  const body = formToJson(form);
-  if (user.username === "root" && body.password === "123456") sessionStorage.setItem("default-password-warning", "1");
+  if (user.username === "root" && password === "123456") sessionStorage.setItem("default-password-warning", "1");
   window.location.href = "/token";
+}
+
+function afterLogin(form: HTMLFormElement, envelope: Envelope): void {
+  finishLogin(envelope.data as ConsoleUser, formToJson(form).password);
+}
+
+/** GET forms send their fields as the query string (e.g. GET /api/oauth/wechat?code=). */
+function requestOf(form: HTMLFormElement, method: string, url: string): { url: string; body?: Record<string, unknown> } {
+  const body = formToJson(form);
+  delete body["cf-turnstile-response"];
+  if (method !== "GET") return { url: withTurnstile(form, url), body };
+  const target = new URL(url, window.location.origin);
+  for (const [key, value] of Object.entries(body)) target.searchParams.set(key, String(value));
+  return { url: withTurnstile(form, target.pathname + target.search) };
 }
 
 function succeed(form: HTMLFormElement, envelope: Envelope): void {
@@ -56,13 +71,16 @@ export function installApiForms(): void {
     submit?.setAttribute("disabled", "");
     submit?.classList.add("loading");
     try {
-      const envelope = await apiCall(method, url, formToJson(form));
+      const request = requestOf(form, method, url);
+      const envelope = await apiCall(method, request.url, request.body);
       succeed(form, envelope);
     } catch {
       // apiCall already told the user what went wrong.
     } finally {
-      submit?.removeAttribute("disabled");
+      if (submit && !isCountingDown(submit)) submit.removeAttribute("disabled");
       submit?.classList.remove("loading");
+      // A Turnstile token is good for one check; the next submit needs a fresh one.
+      resetTurnstile(form);
     }
   });
 }

@@ -1,5 +1,6 @@
 // The console's browser runtime, loaded by every page: wires the shell's buttons, API forms,
 // htmx requests (user header, error handling) and the notices shown after navigation.
+import { installAccountFlows } from "./account-flows.ts";
 import { apiCall, reportHttpFailure, userHeaders } from "./api-client.ts";
 import { installApiButtons } from "./api-buttons.ts";
 import { installApiForms } from "./api-forms.ts";
@@ -7,6 +8,7 @@ import { copyText } from "./clipboard.ts";
 import { installFormHelpers } from "./form-helpers.ts";
 import { rememberUser, text } from "./console-data.ts";
 import { installNewYear } from "./new-year.ts";
+import { installOptionForms } from "./option-forms.ts";
 import { restorePreferences, setLanguage, toggleSidebar, toggleTheme } from "./preferences.ts";
 import { showToast } from "./toasts.ts";
 
@@ -69,8 +71,9 @@ function showPendingNotices(): void {
 function keepInviteCode(): void {
   const aff = new URLSearchParams(window.location.search).get("aff");
   if (aff) localStorage.setItem("aff", aff);
-  const field = document.querySelector<HTMLInputElement>("input[data-keep-aff]");
-  if (field && !field.value) field.value = localStorage.getItem("aff") ?? "";
+  for (const field of document.querySelectorAll<HTMLInputElement>("input[data-keep-aff]")) {
+    if (!field.value) field.value = localStorage.getItem("aff") ?? "";
+  }
 }
 
 function start(): void {
@@ -80,10 +83,12 @@ function start(): void {
   installActions();
   installApiForms();
   installApiButtons();
+  installOptionForms();
   installFormHelpers();
   installHtmx();
   installNewYear();
   keepInviteCode();
+  installAccountFlows();
   showPendingNotices();
 }
 

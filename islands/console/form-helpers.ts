@@ -2,41 +2,40 @@
 //   <button data-set-value="500000" data-target="#remain_quota">   fills a field (presets)
 //   <button data-set-time="3600" data-target="#expired_time">       now + seconds, or -1 = never
 //   <input data-json-type="datetime" data-unix="1700000000">        shown in the browser's time
+//   <input data-epoch> in an htmx form                               sent as unix seconds
 //   <button data-copy-selected="#table input[data-row]:checked" data-empty-message="...">
 //       copies the checked rows' data-copy values, one per line
 //   <input type="checkbox" data-select-all="#table input[data-row]">  checks every row
 //   <button data-api-selected="POST /api/channel/batch" data-selected="#table input[data-row]:checked"
 //       data-body-key="ids" data-empty-message="..."> sends the checked rows' values as a list
+//       (plus the fields of the form it sits in)
+//   <input data-api-change="PUT /api/channel/" data-body='{"id":5}' name="priority">  saves on change
+//   <input type="checkbox" data-remember="id-sort">                  remembered in storage and a cookie
+//   <button data-refresh="#table">                                   reloads an htmx region
 import { apiCall } from "./api-client.ts";
+import { formToJson } from "./api-forms.ts";
 import { copyText } from "./clipboard.ts";
+import { formatLocalTime, parseLocalTime } from "./local-time.ts";
 import { runSuccessAction } from "./success-actions.ts";
 import { showToast } from "./toasts.ts";
-
-const pad = (value: number) => String(value).padStart(2, "0");
-
-/** yyyy-MM-dd HH:mm:ss in the browser's time zone (spec §5 Token form). */
-export function formatLocalTime(seconds: number): string {
-  const date = new Date(seconds * 1000);
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-}
-
-/** The unix seconds of a local "yyyy-MM-dd HH:mm:ss", -1 for "-1", or undefined when it does not parse. */
-export function parseLocalTime(text: string): number | undefined {
-  const value = text.trim();
-  if (value === "-1") return -1;
-  const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
-  if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
-  const date = new Date(year, month - 1, day, hour, minute, second);
-  if (date.getMonth() !== month - 1 || date.getDate() !== day) return undefined;
-  return Math.floor(date.getTime() / 1000);
-}
 
 function fillLocalTimes(root: ParentNode): void {
   root.querySelectorAll<HTMLInputElement>("input[data-unix]").forEach((input) => {
     const seconds = Number(input.dataset.unix);
-    input.value = seconds === -1 ? "-1" : formatLocalTime(seconds);
+    input.value = seconds === -1 ? "-1" : seconds > 0 ? formatLocalTime(seconds) : "";
     delete input.dataset.unix;
+  });
+}
+
+/** Time fields of htmx filter forms travel as unix seconds (the browser knows its time zone). */
+function sendEpochs(event: Event): void {
+  const detail = (event as CustomEvent<{ elt: HTMLElement; parameters: FormData | Record<string, unknown> }>).detail;
+  const form = detail.elt.closest("form") ?? detail.elt;
+  form.querySelectorAll<HTMLInputElement>("input[data-epoch]").forEach((input) => {
+    const seconds = parseLocalTime(input.value);
+    const value = seconds === undefined ? input.value.trim() : String(seconds);
+    if (detail.parameters instanceof FormData) detail.parameters.set(input.name, value);
+    else detail.parameters[input.name] = value;
   });
 }
 
@@ -49,7 +48,8 @@ async function sendSelected(button: HTMLElement): Promise<void> {
   if (values.length === 0) return showToast(button.dataset.emptyMessage ?? "", "error");
   if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
   const [method, url] = button.dataset.apiSelected!.split(" ") as [string, string];
-  const extra = button.dataset.body ? (JSON.parse(button.dataset.body) as Record<string, unknown>) : {};
+  const form = button.closest("form");
+  const extra = { ...(button.dataset.body ? (JSON.parse(button.dataset.body) as Record<string, unknown>) : {}), ...(form ? formToJson(form) : {}) };
   const ids = values.map((value) => (/^\d+$/.test(value) ? Number(value) : value));
   try {
     const envelope = await apiCall(method, url, { ...extra, [button.dataset.bodyKey ?? "ids"]: ids });
@@ -59,12 +59,43 @@ async function sendSelected(button: HTMLElement): Promise<void> {
   }
 }
 
+/** An input that saves itself on change: data-api-change="PUT /api/channel/" data-body='{"id":5}'. */
+async function saveOnChange(input: HTMLInputElement): Promise<void> {
+  if (input.dataset.confirm && !window.confirm(input.dataset.confirm)) {
+    input.value = input.defaultValue;
+    return;
+  }
+  const [method, url] = input.dataset.apiChange!.split(" ") as [string, string];
+  const base = input.dataset.body ? (JSON.parse(input.dataset.body) as Record<string, unknown>) : {};
+  const value = input.type === "number" && input.value.trim() !== "" && !Number.isNaN(Number(input.value)) ? Number(input.value) : input.value;
+  try {
+    const envelope = await apiCall(method, url, { ...base, [input.name]: value });
+    input.defaultValue = input.value;
+    runSuccessAction(input, input.dataset.success ?? "toast", envelope);
+  } catch {
+    input.value = input.defaultValue;
+  }
+}
+
+/** Toggles remembered across visits (spec §9: the ID-sort preference is stored as id-sort). */
+function remember(input: HTMLInputElement): void {
+  const key = input.dataset.remember!;
+  localStorage.setItem(key, String(input.checked));
+  document.cookie = `${key}=${input.checked}; path=/; max-age=31536000; samesite=lax`;
+}
+
 export function installFormHelpers(): void {
   fillLocalTimes(document);
   document.addEventListener("htmx:afterSwap", (event) => fillLocalTimes(event.target as HTMLElement));
+  document.addEventListener("htmx:configRequest", sendEpochs);
   document.addEventListener("click", (event) => {
-    const element = (event.target as HTMLElement | null)?.closest<HTMLElement>("[data-set-value],[data-set-time],[data-copy-selected],[data-api-selected]");
+    const element = (event.target as HTMLElement | null)?.closest<HTMLElement>("[data-set-value],[data-set-time],[data-copy-selected],[data-api-selected],[data-refresh]");
     if (!element) return;
+    if (element.dataset.refresh) {
+      const region = document.querySelector(element.dataset.refresh);
+      if (region) window.htmx?.trigger(region, "refresh");
+      return;
+    }
     if (element.dataset.apiSelected) return void sendSelected(element);
     if (element.dataset.copySelected !== undefined) {
       const values = checkedValues(element.dataset.copySelected);
@@ -83,6 +114,8 @@ export function installFormHelpers(): void {
   });
   document.addEventListener("change", (event) => {
     const box = event.target as HTMLInputElement;
+    if (box.matches?.("[data-api-change]")) return void saveOnChange(box);
+    if (box.matches?.("[data-remember]")) remember(box);
     if (!box.matches?.("[data-select-all]")) return;
     document.querySelectorAll<HTMLInputElement>(box.dataset.selectAll!).forEach((row) => (row.checked = box.checked));
   });

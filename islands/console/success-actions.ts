@@ -1,7 +1,9 @@
 // What happens after a successful form or button call, named by its data-success attribute:
 //   toast | reload | redirect:/path | refresh:#region | event:name | copy | login (api-forms.ts)
-// copy: puts the returned text (after data-copy-prefix) on the clipboard, into data-fill, and
-// says data-copied-message.
+// Several may be chained with ";" (e.g. "copy;refresh:#table").
+// copy: puts the returned text (after data-copy-prefix; a list becomes one item per line) on the
+// clipboard and into data-fill (revealing a hidden container around it), and says
+// data-copied-message.
 // refresh: asks the htmx region to reload itself and closes the dialog the element sits in.
 import type { Envelope } from "./api-client.ts";
 import { copyText } from "./clipboard.ts";
@@ -14,6 +16,10 @@ declare global {
 }
 
 export function runSuccessAction(origin: HTMLElement, action: string, envelope: Envelope): void {
+  if (action.includes(";")) {
+    for (const single of action.split(";")) runSuccessAction(origin, single.trim(), envelope);
+    return;
+  }
   if (action.startsWith("redirect:")) {
     if (envelope.message) sessionStorage.setItem("pending-toast", envelope.message);
     window.location.href = action.slice("redirect:".length);
@@ -25,9 +31,13 @@ export function runSuccessAction(origin: HTMLElement, action: string, envelope: 
     return;
   }
   if (action === "copy") {
-    const value = `${origin.dataset.copyPrefix ?? ""}${String(envelope.data ?? "")}`;
+    const data = Array.isArray(envelope.data) ? envelope.data.join("\n") : String(envelope.data ?? "");
+    const value = `${origin.dataset.copyPrefix ?? ""}${data}`;
     const field = origin.dataset.fill ? document.querySelector<HTMLInputElement>(origin.dataset.fill) : null;
-    if (field) field.value = value;
+    if (field) {
+      field.value = value;
+      field.closest<HTMLElement>("[hidden]")?.removeAttribute("hidden");
+    }
     void copyText(value, origin.dataset.copiedMessage);
     return;
   }

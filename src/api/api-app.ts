@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import { clientAddress } from "../http/client-address.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
+import { requestTranslator } from "../http/request-language.ts";
 import type { WebDeps } from "../http/web-deps.ts";
 import { channelRoutes } from "./channel-routes.ts";
 import { logRoutes } from "./log-routes.ts";
@@ -12,6 +13,9 @@ import { redemptionRoutes } from "./redemption-routes.ts";
 import { selfRoutes } from "./self-routes.ts";
 import { sessionRoutes } from "./session-routes.ts";
 import { statusRoutes } from "./status-routes.ts";
+import { oauthRoutes } from "./oauth-routes.ts";
+import { userAdminRoutes } from "./user-admin-routes.ts";
+import { verificationRoutes } from "./verification-routes.ts";
 import { tokenRoutes } from "./token-routes.ts";
 import { topUpRoutes } from "./topup-routes.ts";
 
@@ -21,10 +25,21 @@ export const apiApp = (deps: WebDeps) =>
       if (!path.startsWith("/api/")) return;
       await enforceRateLimit("api", clientAddress(request, server, deps.config.trustProxy), deps.config.apiRateLimit);
     })
+    // Success messages are catalog keys like error messages: answer in the caller's language.
+    .onAfterHandle({ as: "global" }, ({ request, path, responseValue }) => {
+      if (!path.startsWith("/api/")) return;
+      const body = responseValue as { success?: unknown; message?: unknown } | null;
+      if (body && typeof body === "object" && body.success === true && typeof body.message === "string" && body.message) {
+        return { ...body, message: requestTranslator(request)(body.message) };
+      }
+    })
     .use(statusRoutes())
     .use(sessionRoutes(deps))
     .use(selfRoutes(deps))
     .use(optionRoutes(deps))
+    .use(verificationRoutes(deps))
+    .use(oauthRoutes(deps))
+    .use(userAdminRoutes(deps))
     .use(channelRoutes(deps))
     .use(tokenRoutes(deps))
     .use(logRoutes(deps))

@@ -1,7 +1,9 @@
 // /api/channel/*: channel management for admins (spec §7 Channels). Lists are plain arrays
 // paged by a 0-based `p` and `page_size`, like new-api; keys never appear in any answer.
 import { Elysia } from "elysia";
+import { requestTranslator } from "../http/request-language.ts";
 import type { WebDeps } from "../http/web-deps.ts";
+import { testAllChannels, testChannel } from "../relay/channel-test.ts";
 import { findChannel, queryChannels, toChannelView } from "../services/channels/channel-queries.ts";
 import { editTag, setTagOfChannels, setTagStatus } from "../services/channels/channel-tags.ts";
 import {
@@ -13,6 +15,7 @@ import {
   fixAbilities,
   updateChannel,
 } from "../services/channels/channel-writes.ts";
+import { fetchModelsForForm, fetchModelsOfChannel, updateAllBalances, updateChannelBalance } from "../services/channels/channel-upstream.ts";
 import { knownModelNames, toModelObject } from "../services/channels/model-names.ts";
 import { Role } from "../services/users/roles.ts";
 import { ok } from "./envelope.ts";
@@ -36,6 +39,30 @@ export const channelRoutes = ({ auth }: WebDeps) =>
           return ok(items.map(toChannelView));
         })
         .get("/models", async () => ok((await knownModelNames()).map(toModelObject)))
+        // Tests answer new-api's shape: {success, message, time} with the time in seconds.
+        .get("/test", async ({ request }) => {
+          await testAllChannels();
+          return ok(undefined, requestTranslator(request)("已成功开始测试所有渠道，请刷新页面查看结果。"));
+        })
+        .get("/test/:id", async ({ params, query, request }) => {
+          const channel = await findChannel(Number(params.id));
+          const result = await testChannel(channel.id, query.model);
+          const time = Number(result.timeSeconds.toFixed(3));
+          const message = result.success
+            ? requestTranslator(request)("通道 {{name}} 测试成功，耗时 {{time}} 秒。", { name: channel.name, time: time.toFixed(2) })
+            : result.message;
+          return { success: result.success, message, time };
+        })
+        .get("/update_balance", async ({ request }) => {
+          const { updated, failed } = await updateAllBalances();
+          return ok(undefined, requestTranslator(request)("已更新 {{updated}} 个渠道的余额，{{failed}} 个失败", { updated, failed }));
+        })
+        .get("/update_balance/:id", async ({ params }) => {
+          const balance = await updateChannelBalance(Number(params.id));
+          return { success: true, message: "", balance };
+        })
+        .get("/fetch_models/:id", async ({ params }) => ok(await fetchModelsOfChannel(Number(params.id))))
+        .post("/fetch_models", async ({ body }) => ok(await fetchModelsForForm((body as Body) ?? {})))
         .get("/:id", async ({ params }) => ok(toChannelView(await findChannel(Number(params.id)))))
         .post("/", async ({ body }) => ok(await createChannels(body)))
         .put("/", async ({ body }) => ok(await updateChannel(body)))

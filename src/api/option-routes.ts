@@ -3,6 +3,7 @@
 import { Elysia } from "elysia";
 import type { WebDeps } from "../http/web-deps.ts";
 import { listVisibleOptions, updateOptions } from "../services/options/options.ts";
+import { resetModelRatios } from "../services/options/model-ratio-reset.ts";
 import type { OptionChange } from "../services/options/option-values.ts";
 import { invalid } from "../errors/app-error.ts";
 import { Role } from "../services/users/roles.ts";
@@ -20,4 +21,12 @@ export const optionRoutes = ({ auth }: WebDeps) =>
   new Elysia({ prefix: "/api/option" })
     .use(auth)
     .get("/", () => ok(listVisibleOptions()), { role: Role.root })
-    .put("/", async ({ body }) => ok(await updateOptions(changesOf(body)), "保存成功"), { role: Role.root });
+    .put("/", async ({ body }) => ok(await updateOptions(changesOf(body)), "保存成功"), { role: Role.root })
+    .post(
+      "/rest_model_ratio",
+      async () => {
+        await resetModelRatios();
+        return ok(undefined, "重置模型倍率成功");
+      },
+      { role: Role.root },
+    );

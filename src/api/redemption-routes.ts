@@ -12,19 +12,25 @@ import {
 } from "../services/redemptions/redemption-admin.ts";
 import { Role } from "../services/users/roles.ts";
 import { ok } from "./envelope.ts";
+import { oneBasedPaging, queryBool, type Query } from "./query-values.ts";
 
-const truthy = (value: unknown) => value !== undefined && value !== "" && value !== "false" && value !== "0";
+/** new-api's object paging: {items, page, page_size, total}. */
+async function page(query: Query, keyword?: string) {
+  const paging = oneBasedPaging(query);
+  const { items, total } = keyword === undefined ? await listRedemptions(paging) : await searchRedemptions(keyword, paging);
+  return ok({ items, page: paging.page, page_size: paging.pageSize, total });
+}
 
 export const redemptionRoutes = ({ auth }: WebDeps) =>
   new Elysia({ prefix: "/api/redemption" })
     .use(auth)
-    .get("/", async ({ query }) => ok(await listRedemptions(query)), { role: Role.admin })
-    .get("/search", async ({ query }) => ok(await searchRedemptions(query)), { role: Role.admin })
+    .get("/", ({ query }) => page(query), { role: Role.admin })
+    .get("/search", ({ query }) => page(query, query.keyword ?? ""), { role: Role.admin })
     .get("/:id", async ({ params }) => ok(await getRedemption(Number(params.id))), { role: Role.admin })
     .post("/", async ({ caller, body }) => ok(await createRedemptions(caller.user.id, body)), { role: Role.admin })
     .put(
       "/",
-      async ({ body, query }) => ok(truthy(query.status_only) ? await setRedemptionStatus(body) : await updateRedemption(body)),
+      async ({ body, query }) => ok(queryBool(query.status_only) ? await setRedemptionStatus(body) : await updateRedemption(body)),
       { role: Role.admin },
     )
     .delete("/:id", async ({ params }) => {

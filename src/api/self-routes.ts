@@ -1,9 +1,12 @@
 // The signed-in user's own account (spec §7 Users, Personal).
 import { Elysia } from "elysia";
-import { isSecureRequest, startSession, type SessionJwt } from "../http/session.ts";
+import { endSession, isSecureRequest, startSession, type SessionJwt } from "../http/session.ts";
 import type { WebDeps } from "../http/web-deps.ts";
+import { transferAffQuota } from "../services/users/invites.ts";
+import { updateNotificationSetting } from "../services/users/notification-settings.ts";
 import { Role } from "../services/users/roles.ts";
 import { ensureAffCode, resetAccessToken, updateSelf } from "../services/users/self-service.ts";
+import { deleteSelf } from "../services/users/user-manage.ts";
 import { toUserView } from "../services/users/user-view.ts";
 import { ok } from "./envelope.ts";
 
@@ -23,5 +26,19 @@ export const selfRoutes = ({ config, auth }: WebDeps) =>
       },
       { role: Role.common },
     )
+    .delete(
+      "/self",
+      async ({ caller, body, query, cookie }) => {
+        const confirmation = (body as { username?: unknown } | undefined)?.username ?? query.username;
+        await deleteSelf(caller.user, confirmation);
+        endSession(cookie);
+        return ok(undefined, "账户已删除！");
+      },
+      { role: Role.common },
+    )
     .get("/token", async ({ caller }) => ok(await resetAccessToken(caller.user)), { role: Role.common })
-    .get("/aff", async ({ caller }) => ok(await ensureAffCode(caller.user)), { role: Role.common });
+    .get("/aff", async ({ caller }) => ok(await ensureAffCode(caller.user)), { role: Role.common })
+    .post("/aff_transfer", async ({ caller, body }) => ok(await transferAffQuota(caller.user, body), "划转成功"), { role: Role.common })
+    .put("/setting", async ({ caller, body }) => ok(await updateNotificationSetting(caller.user, body), "通知设置已更新"), {
+      role: Role.common,
+    });

@@ -1,7 +1,6 @@
 // Signing in, out and up with a password (spec §7 Users and sessions).
 import { Elysia } from "elysia";
-import { clientAddress } from "../http/client-address.ts";
-import { enforceRateLimit } from "../http/rate-limit.ts";
+import { guardHuman } from "../http/critical-guard.ts";
 import { endSession, isSecureRequest, startSession, type SessionJwt } from "../http/session.ts";
 import type { WebDeps } from "../http/web-deps.ts";
 import { loginWithPassword } from "../services/users/login.ts";
@@ -12,8 +11,8 @@ import { ok } from "./envelope.ts";
 export const sessionRoutes = ({ config, auth }: WebDeps) =>
   new Elysia({ prefix: "/api/user" })
     .use(auth)
-    .post("/login", async ({ request, server, body, cookie, sessionJwt }) => {
-      await enforceRateLimit("critical", clientAddress(request, server, config.trustProxy), config.criticalRateLimit);
+    .post("/login", async ({ request, server, query, body, cookie, sessionJwt }) => {
+      await guardHuman(config, { request, server }, query.turnstile);
       const user = await loginWithPassword(body);
       await startSession(sessionJwt as unknown as SessionJwt, cookie, user, isSecureRequest(request, config.trustProxy));
       return ok(toSessionUser(user), "登录成功！");
@@ -22,8 +21,8 @@ export const sessionRoutes = ({ config, auth }: WebDeps) =>
       endSession(cookie);
       return ok();
     })
-    .post("/register", async ({ request, server, body }) => {
-      await enforceRateLimit("critical", clientAddress(request, server, config.trustProxy), config.criticalRateLimit);
+    .post("/register", async ({ request, server, query, body }) => {
+      await guardHuman(config, { request, server }, query.turnstile);
       await registerWithPassword(body);
       return ok(undefined, "注册成功！");
     });

@@ -10,8 +10,8 @@ export function formatCount(value: number): string {
   return String(value);
 }
 
-export function formatQuotaDisplay(quota: number, status: SystemStatus): string {
-  if (status.display_in_currency) return `$${(quota / status.quota_per_unit).toFixed(2)}`;
+export function formatQuotaDisplay(quota: number, status: SystemStatus, digits = 2): string {
+  if (status.display_in_currency) return `$${(quota / status.quota_per_unit).toFixed(digits)}`;
   return formatCount(quota);
 }
 

@@ -8,10 +8,12 @@ export type PageOptions = DocumentOptions & {
   status?: number;
   /** Origins a page's frames may come from (chat links, embedded home page). */
   frameSources?: string[];
+  /** Script origins allowed besides externalScripts (a widget whose script tag sits in the page). */
+  scriptOrigins?: string[];
 };
 
 function contentSecurityPolicy(context: PageContext, options: PageOptions): string {
-  const scriptOrigins = (options.externalScripts ?? []).map((src) => new URL(src).origin);
+  const scriptOrigins = [...(options.externalScripts ?? []).map((src) => new URL(src).origin), ...(options.scriptOrigins ?? [])];
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${context.nonce}' ${scriptOrigins.join(" ")}`.trim(),

@@ -12,16 +12,22 @@ import zhTokens from "./locales/zh/tokens.json" with { type: "json" };
 import enTokens from "./locales/en/tokens.json" with { type: "json" };
 import zhLogs from "./locales/zh/logs.json" with { type: "json" };
 import enLogs from "./locales/en/logs.json" with { type: "json" };
+import zhModels from "./locales/zh/models.json" with { type: "json" };
+import enModels from "./locales/en/models.json" with { type: "json" };
 import zhMoney from "./locales/zh/money.json" with { type: "json" };
 import enMoney from "./locales/en/money.json" with { type: "json" };
+import zhOperations from "./locales/zh/operations.json" with { type: "json" };
+import enOperations from "./locales/en/operations.json" with { type: "json" };
 import zhRelay from "./locales/zh/relay.json" with { type: "json" };
 import enRelay from "./locales/en/relay.json" with { type: "json" };
+import zhUsers from "./locales/zh/users.json" with { type: "json" };
+import enUsers from "./locales/en/users.json" with { type: "json" };
 
 export type Catalog = Record<string, string>;
 
 export const catalogs = {
-  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, relay: zhRelay },
-  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, relay: enRelay },
+  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, relay: zhRelay, users: zhUsers, models: zhModels, operations: zhOperations },
+  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, relay: enRelay, users: enUsers, models: enModels, operations: enOperations },
 } satisfies Record<"zh" | "en", Record<string, Catalog>>;
 
 export type Namespace = keyof (typeof catalogs)["zh"];

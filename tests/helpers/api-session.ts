@@ -8,6 +8,8 @@ export class ApiSession {
   userId: number | undefined;
   /** Sent instead of the cookie when set (system access token). */
   accessToken: string | undefined;
+  /** Other cookies the server set (e.g. oauth_state), sent back like a browser would. */
+  otherCookies = new Map<string, string>();
 
   constructor(readonly baseUrl: string) {}
 
@@ -16,7 +18,7 @@ export class ApiSession {
       method,
       redirect: "manual",
       headers: {
-        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(this.cookieHeader() ? { cookie: this.cookieHeader() } : {}),
         ...(this.userId !== undefined ? { "New-Api-User": String(this.userId) } : {}),
         ...(this.accessToken ? { authorization: this.accessToken } : {}),
         ...(body === undefined ? {} : { "content-type": "application/json" }),
@@ -28,6 +30,11 @@ export class ApiSession {
     for (const line of setCookie) {
       const [pair] = line.split(";");
       if (pair?.startsWith("session=")) this.cookie = pair === "session=" ? "" : pair;
+      else if (pair?.includes("=")) {
+        const name = pair.slice(0, pair.indexOf("="));
+        if (pair.endsWith("=") || /max-age=0/i.test(line)) this.otherCookies.delete(name);
+        else this.otherCookies.set(name, pair);
+      }
     }
     const text = await response.text();
     let parsed: any;
@@ -37,6 +44,10 @@ export class ApiSession {
       parsed = { raw: text };
     }
     return { status: response.status, body: parsed, headers: response.headers };
+  }
+
+  private cookieHeader(): string {
+    return [this.cookie, ...this.otherCookies.values()].filter(Boolean).join("; ");
   }
 
   get<T = any>(path: string, headers?: Record<string, string>) {

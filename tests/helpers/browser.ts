@@ -73,5 +73,5 @@ export async function loginThroughForm(page: Page, username: string, password: s
   await page.goto("/login");
   await page.locator('input[name="username"]').fill(username);
   await page.locator('input[name="password"]').fill(password);
-  await page.locator('form[data-api-form] button[type="submit"]').click();
+  await page.locator('form[data-api-form="POST /api/user/login"] button[type="submit"]').click();
 }

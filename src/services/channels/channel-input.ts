@@ -3,6 +3,7 @@
 // changes only the fields present (new-api's console sends {id, status} or {id, priority}).
 import { z } from "zod";
 import { invalid } from "../../errors/app-error.ts";
+import { integerField } from "../integer-field.ts";
 import { parseInput } from "../parse-input.ts";
 import { ChannelType, channelTypeInfo } from "./channel-types.ts";
 
@@ -24,20 +25,11 @@ export const channelMessages = {
 
 /** A list that arrives as a comma string (the wire) or an array (forms). */
 const listOrCsv = z.union([z.string(), z.array(z.string())]);
-const integerLike = (message: string) =>
-  z.union([z.number(), z.string()]).transform((value, context) => {
-    const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-    if (typeof number !== "number" || !Number.isInteger(number)) {
-      context.addIssue({ code: "custom", message });
-      return z.NEVER;
-    }
-    return number;
-  });
 
 const channelFields = z.object({
   id: z.coerce.number().int().optional(),
   name: z.string().optional(),
-  type: integerLike(channelMessages.unknownType).optional(),
+  type: integerField(channelMessages.unknownType).optional(),
   key: z.string().nullish(),
   openai_organization: z.string().nullish(),
   test_model: z.string().nullish(),
@@ -49,12 +41,12 @@ const channelFields = z.object({
   model_mapping: z.string().nullish(),
   status_code_mapping: z.string().nullish(),
   setting: z.string().nullish(),
-  priority: integerLike(channelMessages.priority).nullish(),
-  weight: integerLike(channelMessages.weight).nullish(),
-  auto_ban: integerLike("无效的参数").nullish(),
+  priority: integerField(channelMessages.priority).nullish(),
+  weight: integerField(channelMessages.weight).nullish(),
+  auto_ban: integerField("无效的参数").nullish(),
   tag: z.string().nullish(),
-  status: integerLike(channelMessages.status).nullish(),
-  max_input_tokens: integerLike("无效的参数").nullish(),
+  status: integerField(channelMessages.status).nullish(),
+  max_input_tokens: integerField("无效的参数").nullish(),
 });
 
 export type ChannelFields = {

@@ -111,3 +111,9 @@ export async function configuredModelNames(): Promise<string[]> {
   const rows = await db.selectDistinct({ model: t.abilities.model }).from(t.abilities).orderBy(asc(t.abilities.model));
   return rows.map((row) => row.model);
 }
+
+/** The longest model list among a tag's channels, shown as a hint when editing the tag. */
+export async function modelsOfTag(tag: string): Promise<string> {
+  const rows = await db.select({ models: t.channels.models }).from(t.channels).where(eq(t.channels.tag, tag));
+  return rows.reduce((longest, row) => (row.models.split(",").length > longest.split(",").length ? row.models : longest), "");
+}

@@ -31,6 +31,12 @@ export function selectableGroups(userGroup: string): Record<string, { ratio: num
   return result;
 }
 
+/** Whether the admin offered any groups to choose (UserUsableGroups names a group with a ratio). */
+export function adminOffersGroups(): boolean {
+  const ratios = groupRatios();
+  return Object.keys(optionJson<Record<string, string>>("UserUsableGroups")).some((name) => Object.hasOwn(ratios, name));
+}
+
 /** A token may name no group (it then uses its owner's) or one of the owner's selectable groups. */
 export function isSelectableGroup(userGroup: string, group: string): boolean {
   return group === "" || Object.hasOwn(selectableGroups(userGroup), group);

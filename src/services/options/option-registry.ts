@@ -11,6 +11,8 @@ export type OptionDefinition = {
   secret?: boolean;
   /** Trailing slashes are stripped before saving (spec §5 Settings). */
   stripTrailingSlash?: boolean;
+  /** A comma-separated list: entries are trimmed, and empty or repeated ones dropped (spec §5). */
+  commaList?: boolean;
   /** For json options: the message when the value does not parse (spec §5). */
   jsonMessage?: string;
   /** For json options: the shape the parsed value must have. */
@@ -125,7 +127,7 @@ export const optionRegistry = {
     enableRequires: { keys: ["EmailDomainWhitelist"], message: "无法启用邮箱域名限制，请先填入限制的邮箱域名！" },
   }),
   EmailAliasRestrictionEnabled: bool(false),
-  EmailDomainWhitelist: string("gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com"),
+  EmailDomainWhitelist: string("gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com", { commaList: true }),
   SMTPServer: string(),
   SMTPPort: int(587, { minimum: 1 }),
   SMTPAccount: string(),

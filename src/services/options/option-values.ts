@@ -78,6 +78,7 @@ export function normalizeOptionChange(change: OptionChange): { key: OptionKey; v
       break;
   }
   if (definition.stripTrailingSlash) value = value.replace(/\/+$/, "");
+  if (definition.commaList) value = [...new Set(value.split(/[,\s]+/).map((entry) => entry.trim()).filter(Boolean))].join(",");
   return { key, value };
 }
 

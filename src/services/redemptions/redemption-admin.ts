@@ -7,7 +7,6 @@ import { invalid, notFound } from "../../errors/app-error.ts";
 import { containsText, countRows } from "../../store/dialect.ts";
 import { db, t, transact } from "../../store/client.ts";
 import { run } from "../../store/transact.ts";
-import { pageResult, pagingOf, type Page } from "../paging.ts";
 import { parseInput } from "../parse-input.ts";
 import { quotaLabel } from "../pricing/quota-format.ts";
 import {
@@ -60,27 +59,35 @@ export async function createRedemptions(adminId: number, body: unknown): Promise
 /** Not deleted (t is bound when the store opens, hence a function). */
 const live = () => isNull(t.redemptions.deleted_at);
 
-async function pageOf(where: SQL | undefined, query: { p?: unknown; page_size?: unknown }): Promise<Page<RedemptionView>> {
-  const paging = pagingOf(query);
+export type Paging = { page: number; pageSize: number };
+export type RedemptionPage = { items: RedemptionView[]; total: number };
+
+async function pageOf(where: SQL | undefined, paging: Paging): Promise<RedemptionPage> {
   const [rows, [counted]] = await Promise.all([
-    db.select().from(t.redemptions).where(where).orderBy(desc(t.redemptions.id)).limit(paging.pageSize).offset(paging.offset),
+    db
+      .select()
+      .from(t.redemptions)
+      .where(where)
+      .orderBy(desc(t.redemptions.id))
+      .limit(paging.pageSize)
+      .offset((paging.page - 1) * paging.pageSize),
     db.select({ count: countRows() }).from(t.redemptions).where(where),
   ]);
-  return pageResult(rows.map(toView), counted?.count ?? 0, paging);
+  return { items: rows.map(toView), total: counted?.count ?? 0 };
 }
 
 /** GET /api/redemption/?p&page_size: newest first. */
-export function listRedemptions(query: { p?: unknown; page_size?: unknown }): Promise<Page<RedemptionView>> {
-  return pageOf(live(), query);
+export function listRedemptions(paging: Paging): Promise<RedemptionPage> {
+  return pageOf(live(), paging);
 }
 
 /** GET /api/redemption/search?keyword: the id when the keyword is a number, or a name containing it. */
-export function searchRedemptions(query: { keyword?: unknown; p?: unknown; page_size?: unknown }): Promise<Page<RedemptionView>> {
-  const keyword = typeof query.keyword === "string" ? query.keyword.trim() : "";
-  if (!keyword) return listRedemptions(query);
-  const byName = containsText(t.redemptions.name, keyword);
-  const matches = /^\d{1,9}$/.test(keyword) ? or(eq(t.redemptions.id, Number(keyword)), byName) : byName;
-  return pageOf(and(live(), matches), query);
+export function searchRedemptions(keyword: string, paging: Paging): Promise<RedemptionPage> {
+  const text = keyword.trim();
+  if (!text) return listRedemptions(paging);
+  const byName = containsText(t.redemptions.name, text);
+  const matches = /^\d{1,9}$/.test(text) ? or(eq(t.redemptions.id, Number(text)), byName) : byName;
+  return pageOf(and(live(), matches), paging);
 }
 
 async function findLive(id: number): Promise<RedemptionRow> {

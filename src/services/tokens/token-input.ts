@@ -3,6 +3,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { invalid } from "../../errors/app-error.ts";
+import { integerField } from "../integer-field.ts";
 import { parseInput } from "../parse-input.ts";
 
 export const tokenMessages = {
@@ -18,30 +19,21 @@ export const tokenMessages = {
 export const maxTokenName = 30;
 export const maxBatchCount = 100;
 
-const integerLike = (message: string) =>
-  z.union([z.number(), z.string()]).transform((value, context) => {
-    const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-    if (typeof number !== "number" || !Number.isSafeInteger(number)) {
-      context.addIssue({ code: "custom", message });
-      return z.NEVER;
-    }
-    return number;
-  });
 const booleanLike = z.union([z.boolean(), z.literal("true"), z.literal("false"), z.literal(1), z.literal(0)]).transform((value) => value === true || value === "true" || value === 1);
 const listOrCsv = z.union([z.string(), z.array(z.string())]);
 
 const tokenFields = z.object({
   id: z.coerce.number().int().optional(),
   name: z.string().nullish(),
-  expired_time: integerLike(tokenMessages.expiry).nullish(),
-  remain_quota: integerLike(tokenMessages.quota).nullish(),
+  expired_time: integerField(tokenMessages.expiry).nullish(),
+  remain_quota: integerField(tokenMessages.quota).nullish(),
   unlimited_quota: booleanLike.nullish(),
   model_limits_enabled: booleanLike.nullish(),
   model_limits: listOrCsv.nullish(),
   allow_ips: z.string().nullish(),
   group: z.string().nullish(),
-  status: integerLike(tokenMessages.status).nullish(),
-  count: integerLike(tokenMessages.count).nullish(),
+  status: integerField(tokenMessages.status).nullish(),
+  count: integerField(tokenMessages.count).nullish(),
 });
 
 export type RawToken = z.output<typeof tokenFields>;

@@ -13,6 +13,17 @@ export function randomAlphanumeric(length: number): string {
   return result;
 }
 
+/** Digits only (email codes people type); unbiased like randomAlphanumeric. */
+export function randomDigits(length: number): string {
+  let result = "";
+  while (result.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < 250 && result.length < length) result += String(byte % 10);
+    }
+  }
+  return result;
+}
+
 export function sha256Hex(text: string): string {
   return new Bun.CryptoHasher("sha256").update(text).digest("hex");
 }

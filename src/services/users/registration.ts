@@ -11,11 +11,13 @@ import { insertLog } from "../logs/record-log.ts";
 import { optionBool, optionNumber } from "../options/options.ts";
 import { parseInput } from "../parse-input.ts";
 import { formatQuota } from "../pricing/quota-format.ts";
+import { announceChange } from "../change-notices.ts";
 import { consumeCode } from "../verifications/verification-codes.ts";
+import { acceptableEmail } from "./email-rules.ts";
 import { defaultRootPasswordHash, hashPassword } from "./passwords.ts";
 import { randomAlphanumeric } from "./random-codes.ts";
 import { Role } from "./roles.ts";
-import { findUserByAffCode, usernameTaken } from "./user-queries.ts";
+import { emailTaken, findUserByAffCode, findUserBySocialId, usernameTaken, type SocialColumn } from "./user-queries.ts";
 import { registerInput } from "./user-schemas.ts";
 import type { UserRow } from "./user-view.ts";
 
@@ -61,6 +63,7 @@ export type NewAccount = {
  */
 export async function createAccount(account: NewAccount): Promise<UserRow> {
   if (await usernameTaken(account.username)) throw invalid("用户名已存在，或已注销");
+  if (account.email && (await emailTaken(account.email))) throw invalid("邮箱地址已被占用");
   const inviter = account.affCode ? await findUserByAffCode(account.affCode) : undefined;
   const passwordHash = await hashPassword(account.password);
   const quotaForNewUser = optionNumber("QuotaForNewUser");
@@ -69,7 +72,7 @@ export async function createAccount(account: NewAccount): Promise<UserRow> {
 
   for (let attempt = 0; ; attempt++) {
     try {
-      return await transact(function* (tx) {
+      const created = await transact(function* (tx) {
         const [user] = yield* run(
           tx
             .insert(t.users)
@@ -112,13 +115,25 @@ export async function createAccount(account: NewAccount): Promise<UserRow> {
         }
         return user;
       });
+      await announceChange("users", created.id);
+      return created;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      // Either the username was taken a moment ago, or the random invite code collided.
+      // The username, address or social account was taken a moment ago, or the random invite
+      // code collided (the only case worth another try).
       if (await usernameTaken(account.username)) throw invalid("用户名已存在，或已注销");
+      if (account.email && (await emailTaken(account.email))) throw invalid("邮箱地址已被占用");
+      if (account.social && (await anySocialTaken(account.social))) throw error;
       if (attempt >= 3) throw error;
     }
   }
+}
+
+async function anySocialTaken(social: NonNullable<NewAccount["social"]>): Promise<boolean> {
+  for (const [column, value] of Object.entries(social)) {
+    if (value && (await findUserBySocialId(column as SocialColumn, value))) return true;
+  }
+  return false;
 }
 
 /** POST /api/user/register: the public sign-up form. */
@@ -128,15 +143,18 @@ export async function registerWithPassword(body: unknown): Promise<UserRow> {
     throw new AppError("forbidden", "管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册");
   }
   const input = parseInput(registerInput, body);
+  let email = "";
   if (optionBool("EmailVerificationEnabled")) {
     if (!input.email || !input.verification_code) throw invalid("管理员开启了邮箱验证，请输入邮箱地址和验证码");
-    const verified = await consumeCode("email_verification", input.email.toLowerCase(), input.verification_code);
+    email = acceptableEmail(input.email);
+    if (await emailTaken(email)) throw invalid("邮箱地址已被占用");
+    const verified = await consumeCode("email_verification", email, input.verification_code);
     if (!verified) throw invalid("验证码错误或已过期");
   }
   return createAccount({
     username: input.username,
     password: input.password,
-    email: optionBool("EmailVerificationEnabled") ? input.email : "",
+    email,
     affCode: input.aff_code || undefined,
   });
 }

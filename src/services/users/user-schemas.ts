@@ -1,5 +1,6 @@
 // Inputs of the account endpoints, with the specification's messages (§5 Accounts).
 import { z } from "zod";
+import { integerField } from "../integer-field.ts";
 import { optionalText, requiredText } from "../parse-input.ts";
 
 export const passwordRule = z
@@ -37,3 +38,34 @@ export const updateSelfInput = z
   });
 
 export type RegisterInput = z.infer<typeof registerInput>;
+
+/** Quota fields: "parsed to an integer" (spec §5); absent means unchanged. */
+const optionalInteger = (message: string) => integerField(message).optional();
+
+const positiveId = z.coerce.number({ error: "无效的参数" }).int("无效的参数").positive("无效的参数");
+
+export const createUserInput = z.object({
+  username: requiredText("用户名和密码不能为空！").pipe(z.string().max(12, "用户名长度不得超过 12 个字符！")),
+  password: z.string({ error: "用户名和密码不能为空！" }).min(1, "用户名和密码不能为空！").pipe(passwordRule),
+  display_name: optionalText().pipe(z.string().trim().max(20, "显示名称不得超过 20 个字符！")),
+  role: optionalInteger("无效的参数"),
+});
+
+export const updateUserInput = z.object({
+  id: positiveId,
+  username: z.string().trim().min(1, "用户名不能为空！").max(12, "用户名长度不得超过 12 个字符！").optional(),
+  display_name: z.string().trim().max(20, "显示名称不得超过 20 个字符！").optional(),
+  password: z.string().nullish(),
+  group: z.string().trim().min(1, "分组不存在").max(64, "分组不存在").optional(),
+  quota: optionalInteger("额度必须是整数"),
+  /** Added to the current quota (may be negative); preferred over `quota` by the console. */
+  add_quota: optionalInteger("额度必须是整数"),
+  role: optionalInteger("无效的参数"),
+});
+
+export const manageUserInput = z.object({
+  id: positiveId,
+  action: z.enum(["promote", "demote", "disable", "enable", "delete"], { error: "无效的参数" }),
+});
+
+export const affTransferInput = z.object({ quota: integerField("无效的参数") });

@@ -23,3 +23,19 @@ export function toSessionUser(user: UserRow) {
     group: user.group,
   };
 }
+
+/**
+ * A user as an admin sees it: like toUserView, and the notification webhook secret blanked
+ * (only its owner reads it back).
+ */
+export function toAdminUserView(user: UserRow): UserView {
+  const view = toUserView(user);
+  if (!view.setting) return view;
+  try {
+    const setting = JSON.parse(view.setting) as Record<string, unknown>;
+    if (setting.webhook_secret) setting.webhook_secret = "";
+    return { ...view, setting: JSON.stringify(setting) };
+  } catch {
+    return { ...view, setting: "" };
+  }
+}

@@ -1,17 +1,23 @@
 // Personal settings (spec §2 Settings/Personal): profile, display name, password, the system
-// access token and the invite link. Forms submit to /api; the server checks every rule.
+// access token, the invite link and referral transfer, bindings, notification settings, the
+// available models and account deletion. Forms submit to /api; the server checks every rule.
 import type { PageContext } from "../../page-context.ts";
+import type { PageOptions } from "../../render-page.tsx";
 import { TextField } from "../../components/form-fields.tsx";
+import { authWidgetOptions } from "../../components/auth-widgets.tsx";
 import { formatCount, formatQuotaDisplay } from "../../format.ts";
+import { DeleteAccountCard, ModelsCard } from "./personal/account-extras.tsx";
+import { BindingsCard } from "./personal/bindings-card.tsx";
+import { InviteCard } from "./personal/invite-card.tsx";
+import { NotificationCard } from "./personal/notification-card.tsx";
 
 const roleLabels: Record<number, string> = { 1: "普通用户", 10: "管理员", 100: "超级管理员" };
 
 export function personalTab(context: PageContext): JSX.Element {
-  const { t, user, status, url } = context;
+  const { t, user, status } = context;
   const me = user!;
-  const inviteBase = `${status.server_address || url.origin}/register?aff=`;
   return (
-    <div class="grid gap-4 lg:grid-cols-2">
+    <div class="grid items-start gap-4 lg:grid-cols-2">
       <section class="card bg-base-100 shadow-sm" aria-labelledby="profile-title">
         <div class="card-body">
           <h2 id="profile-title" class="card-title" safe>{t("个人信息")}</h2>
@@ -61,36 +67,16 @@ export function personalTab(context: PageContext): JSX.Element {
         </div>
       </section>
 
-      <section class="card bg-base-100 shadow-sm" aria-labelledby="invite-title">
-        <div class="card-body">
-          <h2 id="invite-title" class="card-title" safe>{t("邀请链接")}</h2>
-          <input
-            id="invite-link"
-            class="input input-bordered w-full font-mono"
-            readonly
-            value={me.aff_code ? inviteBase + me.aff_code : ""}
-            placeholder={t("点击生成邀请链接")}
-            aria-label={t("邀请链接")}
-          />
-          <button
-            type="button"
-            class="btn w-fit"
-            data-api-call="GET /api/user/aff"
-            data-success="copy"
-            data-copy-prefix={inviteBase}
-            data-fill="#invite-link"
-            data-copied-message={t("邀请链接已复制到剪贴板")}
-            safe
-          >
-            {t("复制邀请链接")}
-          </button>
-          <dl class="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-            <dt class="text-base-content/60" safe>{t("邀请人数")}</dt><dd safe>{String(me.aff_count)}</dd>
-            <dt class="text-base-content/60" safe>{t("待使用收益")}</dt><dd safe>{formatQuotaDisplay(me.aff_quota, status)}</dd>
-            <dt class="text-base-content/60" safe>{t("总收益")}</dt><dd safe>{formatQuotaDisplay(me.aff_history_quota, status)}</dd>
-          </dl>
-        </div>
-      </section>
+      <InviteCard context={context} />
+      <BindingsCard context={context} />
+      <NotificationCard context={context} />
+      <ModelsCard context={context} />
+      <DeleteAccountCard context={context} />
     </div>
   );
+}
+
+/** The Telegram widget and Turnstile (in the email dialog) need their scripts allowed. */
+export function personalTabOptions(context: PageContext): Partial<PageOptions> {
+  return authWidgetOptions(context, { telegram: true });
 }

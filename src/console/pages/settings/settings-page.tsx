@@ -15,7 +15,7 @@ export async function settingsPage(context: PageContext): Promise<Response> {
   const safeTabContent = await tab.render(context);
   return renderPage(
     context,
-    { title: t("设置"), htmx: true },
+    { title: t("设置"), htmx: true, ...tab.pageOptions?.(context) },
     <div class="flex flex-col gap-4">
       <div role="tablist" class="tabs tabs-box w-fit max-w-full overflow-x-auto">
         {visible.map((candidate) => (

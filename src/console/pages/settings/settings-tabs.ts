@@ -1,13 +1,28 @@
 // The tabs of /setting (spec §2 Settings tabs). Personal is for everyone; the others are for the
 // super admin. A tab is one file exporting its renderer; add it to this list.
 import type { PageContext } from "../../page-context.ts";
-import { personalTab } from "./personal-tab.tsx";
+import type { PageOptions } from "../../render-page.tsx";
+import { modelTab } from "./model-tab.tsx";
+import { operationTab } from "./operation-tab.tsx";
+import { otherTab } from "./other-tab.tsx";
+import { personalTab, personalTabOptions } from "./personal-tab.tsx";
+import { rateLimitTab } from "./ratelimit-tab.tsx";
+import { systemTab } from "./system-tab.tsx";
 
 export type SettingsTab = {
   key: string;
   label: string;
   rootOnly: boolean;
   render: (context: PageContext) => JSX.Element | Promise<JSX.Element>;
+  /** Extra page options the tab needs: its islands, a widget's script origins. */
+  pageOptions?: (context: PageContext) => Partial<PageOptions>;
 };
 
-export const settingsTabs: SettingsTab[] = [{ key: "personal", label: "个人设置", rootOnly: false, render: personalTab }];
+export const settingsTabs: SettingsTab[] = [
+  { key: "personal", label: "个人设置", rootOnly: false, render: personalTab, pageOptions: personalTabOptions },
+  { key: "operation", label: "运营设置", rootOnly: true, render: operationTab },
+  { key: "ratelimit", label: "速率限制设置", rootOnly: true, render: rateLimitTab },
+  { key: "model", label: "模型相关设置", rootOnly: true, render: modelTab, pageOptions: () => ({ islands: ["pricing-editor"] }) },
+  { key: "system", label: "系统设置", rootOnly: true, render: systemTab },
+  { key: "other", label: "其他设置", rootOnly: true, render: otherTab },
+];

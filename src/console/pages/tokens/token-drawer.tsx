@@ -5,7 +5,7 @@ import { Modal } from "../../components/modal.tsx";
 import { fragmentResponse } from "../../fragment.ts";
 import type { PageContext } from "../../page-context.ts";
 import { modelsForUserGroup } from "../../../services/channels/group-models.ts";
-import { ownGroupDescription, selectableGroups } from "../../../services/groups/user-groups.ts";
+import { adminOffersGroups, ownGroupDescription, selectableGroups } from "../../../services/groups/user-groups.ts";
 import { findToken, type TokenRow } from "../../../services/tokens/token-queries.ts";
 import { tokenTableId } from "./token-table.tsx";
 
@@ -27,7 +27,8 @@ function GroupField(props: { context: PageContext; token: TokenRow | undefined }
   const { t, user } = props.context;
   const groups = selectableGroups(user!.group);
   const names = Object.keys(groups);
-  if (names.length === 0) return <p class="text-base-content/70 text-sm" safe>{t("管理员未设置用户可选分组")}</p>;
+  // The user's own group alone is no choice: the field exists when the admin offers groups.
+  if (!adminOffersGroups() || names.length === 0) return <p class="text-base-content/70 text-sm" safe>{t("管理员未设置用户可选分组")}</p>;
   const current = props.token?.group ?? "";
   return (
     <label class="form-control w-full">

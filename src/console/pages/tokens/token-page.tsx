@@ -30,7 +30,7 @@ export async function tokenPage(context: PageContext): Promise<Response> {
               <button type="submit" class="btn btn-sm" safe>{t("搜索")}</button>
             </form>
             <div class="flex flex-wrap gap-2">
-              <button type="button" class="btn btn-primary btn-sm" hx-get="/token?drawer=new" hx-target="#token-drawer-slot" safe>{t("添加令牌")}</button>
+              <button type="button" class="btn btn-primary btn-sm" hx-get="/token?drawer=new" hx-target="#token-drawer-slot" hx-swap="innerHTML" safe>{t("添加令牌")}</button>
               <button
                 type="button"
                 class="btn btn-sm"

@@ -2,9 +2,9 @@
 // quotas, times and actions; htmx refreshes it after every change.
 import { DataTable, type Column } from "../../components/data-table.tsx";
 import { formatQuotaDisplay, formatUnixTime } from "../../format.ts";
-import { chatLinkNames } from "../../layout/sidebar-entries.ts";
 import { fragmentResponse, pagingOf } from "../../fragment.ts";
 import type { PageContext } from "../../page-context.ts";
+import { chatLinks, fillChatLink } from "../../../services/tokens/chat-links.ts";
 import { queryTokens, toTokenView, TokenStatus, type TokenView } from "../../../services/tokens/token-queries.ts";
 
 export const tokenTableId = "token-table";
@@ -22,13 +22,8 @@ export function maskedKey(key: string): string {
 
 /** The configured chat links with {key} and {address} filled in (spec §2 Token list). */
 export function chatLinksFor(context: PageContext, key: string): { name: string; href: string }[] {
-  const chats = context.status.chats;
-  const address = encodeURIComponent(context.status.server_address || context.url.origin);
-  const names = chatLinkNames(chats);
-  return names.map((name, index) => {
-    const template = String((chats[index] as Record<string, unknown>)[name] ?? "");
-    return { name, href: template.replaceAll("{address}", address).replaceAll("{key}", `sk-${key}`) };
-  });
+  const address = context.status.server_address || context.url.origin;
+  return chatLinks().map((link) => ({ name: link.name, href: fillChatLink(link.template, key, address) }));
 }
 
 function ChatMenu(props: { context: PageContext; token: TokenView }) {
@@ -69,7 +64,7 @@ function Actions(props: { context: PageContext; token: TokenView }) {
       >
         {enabled ? t("禁用") : t("启用")}
       </button>
-      <button type="button" class="btn btn-ghost btn-xs" hx-get={`/token?drawer=${token.id}`} hx-target="#token-drawer-slot" safe>
+      <button type="button" class="btn btn-ghost btn-xs" hx-get={`/token?drawer=${token.id}`} hx-target="#token-drawer-slot" hx-swap="innerHTML" safe>
         {t("编辑")}
       </button>
       <button

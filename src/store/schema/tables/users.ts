@@ -1,4 +1,5 @@
 // Users: accounts, their balance (quota), invite data and per-user settings (spec §3 User).
+import { sql } from "drizzle-orm";
 import type { Kit } from "../kit.ts";
 
 export const defineUsers = (k: Kit) =>
@@ -41,11 +42,13 @@ export const defineUsers = (k: Kit) =>
       k.uniqueIndex("users_username_unique").on(table.username),
       k.uniqueIndex("users_access_token_unique").on(table.access_token),
       k.uniqueIndex("users_aff_code_unique").on(table.aff_code),
-      k.index("users_email_index").on(table.email),
-      k.index("users_github_id_index").on(table.github_id),
-      k.index("users_wechat_id_index").on(table.wechat_id),
-      k.index("users_telegram_id_index").on(table.telegram_id),
-      k.index("users_linux_do_id_index").on(table.linux_do_id),
+      // An address or a social account belongs to one user at most (deleted users keep theirs,
+      // as new-api does); empty means "none", so only non-empty values are unique.
+      k.uniqueIndex("users_email_unique").on(table.email).where(sql`email <> ''`),
+      k.uniqueIndex("users_github_id_unique").on(table.github_id).where(sql`github_id <> ''`),
+      k.uniqueIndex("users_wechat_id_unique").on(table.wechat_id).where(sql`wechat_id <> ''`),
+      k.uniqueIndex("users_telegram_id_unique").on(table.telegram_id).where(sql`telegram_id <> ''`),
+      k.uniqueIndex("users_linux_do_id_unique").on(table.linux_do_id).where(sql`linux_do_id <> ''`),
       k.index("users_group_index").on(table.group),
       k.index("users_deleted_at_index").on(table.deleted_at),
     ],

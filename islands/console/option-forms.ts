@@ -1,0 +1,138 @@
+// The super admin's settings forms (spec §4 Settings saving): only the keys whose value changed
+// are sent, in one PUT /api/option/ (all or nothing); nothing changed gives a warning. Fields are
+// named by option key; what the page rendered (defaultValue / defaultChecked) is the baseline.
+//   <form data-option-form data-unchanged-message="...">   a section saved with its button
+//   <input type="checkbox" data-option-switch data-confirm-off="...">   saved when flipped
+//   <textarea data-json-message="...">                       must hold valid JSON
+//   <input data-secret>                                       sent only when filled, then cleared
+//   <button data-log-cleanup data-date-input="#id" data-empty-message data-confirm>   logs before a day
+import { apiCall } from "./api-client.ts";
+import { showToast } from "./toasts.ts";
+
+type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+type Change = { key: string; value: string };
+
+function isField(element: Element): element is Field {
+  return element instanceof HTMLInputElement || element instanceof HTMLSelectElement || element instanceof HTMLTextAreaElement;
+}
+
+function baseline(field: Field): string {
+  if (field instanceof HTMLInputElement && field.type === "checkbox") return String(field.defaultChecked);
+  if (field instanceof HTMLSelectElement) return Array.from(field.options).find((option) => option.defaultSelected)?.value ?? field.options[0]?.value ?? "";
+  return field.defaultValue;
+}
+
+function current(field: Field): string {
+  if (field instanceof HTMLInputElement && field.type === "checkbox") return String(field.checked);
+  return field.value;
+}
+
+/** Marks the saved values as the new baseline, so the next save compares against them. */
+function commit(field: Field): void {
+  if (field.dataset.secret !== undefined) {
+    field.value = "";
+    return;
+  }
+  if (field instanceof HTMLInputElement && field.type === "checkbox") field.defaultChecked = field.checked;
+  else if (field instanceof HTMLSelectElement) for (const option of Array.from(field.options)) option.defaultSelected = option.selected;
+  else field.defaultValue = field.value;
+}
+
+function changedFields(form: HTMLFormElement): Field[] {
+  return Array.from(form.elements).filter(isField).filter((field) => {
+    if (!field.name || field.disabled || field.dataset.optionSwitch !== undefined) return false;
+    if (field.dataset.secret !== undefined) return field.value.trim() !== "";
+    return current(field) !== baseline(field);
+  });
+}
+
+/** The first JSON field that does not parse, with its message. */
+function invalidJson(fields: Field[]): string | undefined {
+  for (const field of fields) {
+    if (field.dataset.jsonMessage === undefined) continue;
+    try {
+      JSON.parse(field.value);
+    } catch {
+      field.focus();
+      return field.dataset.jsonMessage;
+    }
+  }
+  return undefined;
+}
+
+export async function saveOptions(changes: Change[]): Promise<boolean> {
+  try {
+    const envelope = await apiCall("PUT", "/api/option/", changes);
+    if (envelope.message) showToast(envelope.message, "success");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function submitOptionForm(form: HTMLFormElement): Promise<void> {
+  const fields = changedFields(form);
+  if (fields.length === 0) {
+    showToast(form.dataset.unchangedMessage ?? "", "warning");
+    return;
+  }
+  const jsonProblem = invalidJson(fields);
+  if (jsonProblem) {
+    showToast(jsonProblem, "error");
+    return;
+  }
+  const submit = form.querySelector<HTMLButtonElement>("button[type=submit]");
+  submit?.setAttribute("disabled", "");
+  if (await saveOptions(fields.map((field) => ({ key: field.name, value: current(field) })))) fields.forEach(commit);
+  submit?.removeAttribute("disabled");
+}
+
+async function flipSwitch(input: HTMLInputElement): Promise<void> {
+  if (!input.checked && input.dataset.confirmOff && !window.confirm(input.dataset.confirmOff)) {
+    input.checked = true;
+    return;
+  }
+  input.disabled = true;
+  if (await saveOptions([{ key: input.name, value: String(input.checked) }])) input.defaultChecked = input.checked;
+  else input.checked = !input.checked;
+  input.disabled = false;
+}
+
+async function cleanLogs(button: HTMLElement): Promise<void> {
+  const input = document.querySelector<HTMLInputElement>(button.dataset.dateInput ?? "");
+  if (!input?.value) {
+    showToast(button.dataset.emptyMessage ?? "", "warning");
+    return;
+  }
+  if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
+  // The picked day in the browser's time zone, as unix seconds.
+  const target = Math.floor(new Date(`${input.value}T00:00:00`).getTime() / 1000);
+  button.setAttribute("disabled", "");
+  try {
+    const envelope = await apiCall<number>("DELETE", `/api/log/?target_timestamp=${target}`);
+    showToast(envelope.message, "success");
+  } catch {
+    // apiCall already said why.
+  } finally {
+    button.removeAttribute("disabled");
+  }
+}
+
+export function installOptionForms(): void {
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.dataset.optionForm === undefined) return;
+    event.preventDefault();
+    void submitOptionForm(form);
+  });
+  document.addEventListener("change", (event) => {
+    const input = event.target;
+    if (input instanceof HTMLInputElement && input.dataset.optionSwitch !== undefined) void flipSwitch(input);
+  });
+  document.addEventListener("click", (event) => {
+    const button = (event.target as HTMLElement | null)?.closest<HTMLElement>("[data-log-cleanup]");
+    if (!button) return;
+    event.preventDefault();
+    void cleanLogs(button);
+  });
+}

@@ -1,0 +1,213 @@
+/** @jsxImportSource react */
+// The usage dashboard (spec §2 Dashboard): consumption by model over time, calls by model, and,
+// for admins, consumption by user; granularity hour, day or week; admins see everyone or filter
+// by one user and may refresh the rollups at once. The first data comes with the page; changes of
+// range, granularity or user reload from /api/data/.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { apiCall } from "../console/api-client.ts";
+import { showToast } from "../console/toasts.ts";
+import type { Language } from "../../src/i18n/languages.ts";
+import { moneyTranslator, shown, type MoneyTranslate } from "../shared/money-translator.ts";
+import { quotaByModelOverTime, totals, totalsBy, type Granularity, type UsageRow } from "./usage-series.ts";
+
+export type DashboardProps = {
+  language: Language;
+  isAdmin: boolean;
+  granularity: Granularity;
+  /** Unix seconds. */
+  start: number;
+  end: number;
+  rows: UsageRow[];
+  quotaPerUnit: number;
+  displayInCurrency: boolean;
+};
+
+type ChartOption = Record<string, unknown>;
+
+/** One echarts chart; the library is loaded on first use. */
+function Chart(props: { option: ChartOption; label: string; testId: string }) {
+  const element = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    let disposed = false;
+    let chart: { setOption(option: ChartOption, replace: boolean): void; resize(): void; dispose(): void } | undefined;
+    const resize = () => chart?.resize();
+    void import("./echarts-setup.ts").then(({ echarts }) => {
+      if (disposed || !element.current) return;
+      chart = echarts.init(element.current, undefined, { renderer: "svg" });
+      chart.setOption(props.option, true);
+      element.current.dataset.drawn = "true";
+      window.addEventListener("resize", resize);
+    });
+    return () => {
+      disposed = true;
+      window.removeEventListener("resize", resize);
+      chart?.dispose();
+    };
+  }, [props.option]);
+  return <div ref={element} role="img" aria-label={props.label} data-testid={props.testId} className="h-80 w-full" />;
+}
+
+const toInput = (seconds: number) => {
+  const date = new Date(seconds * 1000 - new Date().getTimezoneOffset() * 60_000);
+  return date.toISOString().slice(0, 16);
+};
+const fromInput = (value: string) => Math.floor(new Date(value).getTime() / 1000);
+
+function options(rows: UsageRow[], granularity: Granularity, props: DashboardProps, t: MoneyTranslate) {
+  const money = (quota: number) => (props.displayInCurrency ? Number((quota / props.quotaPerUnit).toFixed(4)) : quota);
+  const overTime = quotaByModelOverTime(rows, granularity);
+  const byModel = totalsBy(rows, (row) => row.model_name);
+  const byUser = totalsBy(rows, (row) => row.username || String(row.user_id)).slice(0, 10);
+  const tooltip = { trigger: "axis" };
+  return {
+    models: {
+      tooltip,
+      legend: { type: "scroll", top: 0 },
+      grid: { left: 48, right: 16, top: 40, bottom: 32 },
+      xAxis: { type: "category", data: overTime.buckets },
+      yAxis: { type: "value" },
+      series: overTime.models.map((model) => ({ name: model.name, type: "bar", stack: "quota", data: model.values.map(money) })),
+    },
+    calls: {
+      tooltip: { trigger: "item" },
+      legend: { type: "scroll", bottom: 0 },
+      series: [{ name: t("调用次数"), type: "pie", radius: ["35%", "65%"], data: byModel.map((entry) => ({ name: entry.name, value: entry.totals.count })) }],
+    },
+    users: {
+      tooltip,
+      grid: { left: 96, right: 16, top: 16, bottom: 24 },
+      xAxis: { type: "value" },
+      yAxis: { type: "category", data: byUser.map((entry) => entry.name).reverse() },
+      series: [{ name: t("消耗额度"), type: "bar", data: byUser.map((entry) => money(entry.totals.quota)).reverse() }],
+    },
+  };
+}
+
+function Stat(props: { label: string; value: string; testId: string }) {
+  return (
+    <div className="stat">
+      <div className="stat-title">{shown(props.label)}</div>
+      <div className="stat-value text-2xl" data-testid={props.testId}>{shown(props.value)}</div>
+    </div>
+  );
+}
+
+export function Dashboard(props: DashboardProps) {
+  const t = moneyTranslator(props.language);
+  const [rows, setRows] = useState(props.rows);
+  const [granularity, setGranularity] = useState<Granularity>(props.granularity);
+  // Filled after hydration: the fields show the browser's local time, which the server cannot know.
+  const [start, setStart] = useState("");
+  const [end, setEnd] = useState("");
+  useEffect(() => {
+    setStart(toInput(props.start));
+    setEnd(toInput(props.end));
+  }, []);
+  const [username, setUsername] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  const load = async () => {
+    setBusy(true);
+    const query = new URLSearchParams({
+      start_timestamp: String(start ? fromInput(start) : props.start),
+      end_timestamp: String(end ? fromInput(end) : props.end),
+    });
+    if (props.isAdmin && username.trim()) query.set("username", username.trim());
+    try {
+      const envelope = await apiCall<UsageRow[]>("GET", `/api/data/${props.isAdmin ? "" : "self"}?${query}`);
+      setRows(envelope.data ?? []);
+    } catch {
+      // apiCall showed why.
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const refresh = async () => {
+    try {
+      const envelope = await apiCall("POST", "/api/data/refresh");
+      if (envelope.message) showToast(envelope.message, "success");
+      await load();
+    } catch {
+      // apiCall showed why.
+    }
+  };
+
+  const sum = totals(rows);
+  const charts = useMemo(() => options(rows, granularity, props, t), [rows, granularity]);
+  const quotaText = props.displayInCurrency ? `$${(sum.quota / props.quotaPerUnit).toFixed(2)}` : String(sum.quota);
+
+  return (
+    <div className="flex flex-col gap-4">
+      <form
+        className="card bg-base-100 shadow-sm"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void load();
+        }}
+      >
+        <div className="card-body flex-row flex-wrap items-end gap-3">
+          <label className="form-control">
+            <span className="label-text mb-1 block text-sm">{t("起始时间")}</span>
+            <input className="input input-bordered input-sm" type="datetime-local" value={start} onChange={(event) => setStart(event.target.value)} />
+          </label>
+          <label className="form-control">
+            <span className="label-text mb-1 block text-sm">{t("结束时间")}</span>
+            <input className="input input-bordered input-sm" type="datetime-local" value={end} onChange={(event) => setEnd(event.target.value)} />
+          </label>
+          <label className="form-control">
+            <span className="label-text mb-1 block text-sm">{t("时间粒度")}</span>
+            <select className="select select-bordered select-sm" value={granularity} onChange={(event) => setGranularity(event.target.value as Granularity)}>
+              <option value="hour">{t("小时")}</option>
+              <option value="day">{t("天")}</option>
+              <option value="week">{t("周")}</option>
+            </select>
+          </label>
+          {props.isAdmin ? (
+            <label className="form-control">
+              <span className="label-text mb-1 block text-sm">{t("用户名称")}</span>
+              <input className="input input-bordered input-sm" value={username} placeholder={t("全部用户")} onChange={(event) => setUsername(event.target.value)} />
+            </label>
+          ) : null}
+          <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>{t("查询")}</button>
+          {props.isAdmin ? (
+            <button type="button" className="btn btn-sm" onClick={() => void refresh()}>{t("立即更新数据")}</button>
+          ) : null}
+        </div>
+      </form>
+      <div className="stats bg-base-100 shadow-sm max-md:stats-vertical">
+        <Stat label={t("消耗额度")} value={quotaText} testId="total-quota" />
+        <Stat label={t("调用次数")} value={String(sum.count)} testId="total-count" />
+        <Stat label={t("Token 总数")} value={String(sum.tokens)} testId="total-tokens" />
+      </div>
+      {rows.length === 0 ? (
+        <div role="status" className="alert">
+          <span>{t("所选时间内没有数据")}</span>
+        </div>
+      ) : (
+        <div className="grid gap-4 xl:grid-cols-2">
+          <section className="card bg-base-100 shadow-sm xl:col-span-2">
+            <div className="card-body">
+              <h2 className="card-title text-base">{t("模型消耗分布")}</h2>
+              <Chart option={charts.models} label={t("模型消耗分布")} testId="chart-models" />
+            </div>
+          </section>
+          <section className="card bg-base-100 shadow-sm">
+            <div className="card-body">
+              <h2 className="card-title text-base">{t("模型调用次数占比")}</h2>
+              <Chart option={charts.calls} label={t("模型调用次数占比")} testId="chart-calls" />
+            </div>
+          </section>
+          {props.isAdmin ? (
+            <section className="card bg-base-100 shadow-sm">
+              <div className="card-body">
+                <h2 className="card-title text-base">{t("用户消耗排行")}</h2>
+                <Chart option={charts.users} label={t("用户消耗排行")} testId="chart-users" />
+              </div>
+            </section>
+          ) : null}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+// The dashboard's bucketing and totals (in the process's time zone, as the browser's would be).
+import { describe, expect, test } from "bun:test";
+import { bucketLabel, quotaByModelOverTime, totals, totalsBy, type UsageRow } from "./usage-series.ts";
+
+const at = (text: string) => Math.floor(new Date(text).getTime() / 1000);
+const row = (created: string, model: string, quota: number, user = 1): UsageRow => ({
+  user_id: user,
+  username: `user${user}`,
+  model_name: model,
+  created_at: at(created),
+  token_used: 10,
+  count: 2,
+  quota,
+});
+
+describe("usage series", () => {
+  test("bucket labels by hour, day and the week's Monday", () => {
+    expect(bucketLabel(at("2026-03-05T14:00:00"), "hour")).toBe("03-05 14:00");
+    expect(bucketLabel(at("2026-03-05T14:00:00"), "day")).toBe("2026-03-05");
+    expect(bucketLabel(at("2026-03-05T14:00:00"), "week")).toBe("2026-03-02"); // a Thursday
+    expect(bucketLabel(at("2026-03-08T23:00:00"), "week")).toBe("2026-03-02"); // the Sunday after
+  });
+
+  test("quota per model per bucket, buckets in time order", () => {
+    const rows = [row("2026-03-05T15:00:00", "b", 5), row("2026-03-05T14:00:00", "a", 1), row("2026-03-05T14:00:00", "b", 2), row("2026-03-06T09:00:00", "a", 7)];
+    expect(quotaByModelOverTime(rows, "day")).toEqual({
+      buckets: ["2026-03-05", "2026-03-06"],
+      models: [
+        { name: "a", values: [1, 7] },
+        { name: "b", values: [7, 0] },
+      ],
+    });
+  });
+
+  test("totals, and totals per user largest first", () => {
+    const rows = [row("2026-03-05T14:00:00", "a", 1, 1), row("2026-03-05T14:00:00", "a", 9, 2), row("2026-03-05T15:00:00", "b", 3, 1)];
+    expect(totals(rows)).toEqual({ quota: 13, count: 6, tokens: 30 });
+    expect(totalsBy(rows, (entry) => entry.username).map((entry) => [entry.name, entry.totals.quota])).toEqual([["user2", 9], ["user1", 4]]);
+  });
+});

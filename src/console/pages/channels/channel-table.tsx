@@ -1,0 +1,194 @@
+// The channel list region of /channel. In tag mode each tag gets a parent row (enable all,
+// disable all, edit tag, priority and weight for the whole tag) above its channels. The region
+// reloads itself on "refresh", like every DataTable.
+import type { PageContext } from "../../page-context.ts";
+import { Pagination } from "../../components/pagination.tsx";
+import { fragmentResponse, pagingOf } from "../../fragment.ts";
+import { queryChannels, toChannelView, type ChannelView } from "../../../services/channels/channel-queries.ts";
+import { splitList } from "../../../services/channels/channel-input.ts";
+import { ActionsCell, channelTableId, NumberCell, QuotaCell, ResponseTimeCell, StatusCell, typeName } from "./channel-cells.tsx";
+
+export type ChannelListOptions = { idSort: boolean; tagMode: boolean; batch: boolean };
+
+function cookieFlag(context: PageContext, name: string): boolean {
+  return new RegExp(`(?:^|;\\s*)${name}=true(?:;|$)`).test(context.request.headers.get("cookie") ?? "");
+}
+
+/** Toggles from the query, else (for ID sort) the remembered choice. */
+export function listOptions(context: PageContext): ChannelListOptions {
+  const query = context.url.searchParams;
+  const flag = (name: string) => query.get(name) === "true" || query.get(name) === "on";
+  return {
+    idSort: query.has("id_sort") ? flag("id_sort") : cookieFlag(context, "id-sort"),
+    tagMode: flag("tag_mode"),
+    batch: flag("batch"),
+  };
+}
+
+function ChannelRow(props: { context: PageContext; channel: ChannelView; batch: boolean; child?: boolean }) {
+  const { context, channel, batch } = props;
+  const { t, status } = context;
+  return (
+    <tr class={channel.status === 1 ? "" : "bg-base-200/70 text-base-content/70"} data-channel-row={String(channel.id)}>
+      {batch ? (
+        <td>
+          <input type="checkbox" class="checkbox checkbox-sm" data-row value={String(channel.id)} aria-label={channel.name} />
+        </td>
+      ) : (
+        ""
+      )}
+      <td safe>{String(channel.id)}</td>
+      <td class={props.child ? "pl-6" : ""}>
+        <span class="font-medium whitespace-nowrap" safe>{channel.name}</span>
+      </td>
+      <td>
+        <span class="flex flex-wrap gap-1">
+          {splitList(channel.group).map((group) => (
+            <span class="badge badge-sm badge-outline" safe>{group}</span>
+          ))}
+        </span>
+      </td>
+      <td class="whitespace-nowrap" safe>{typeName(t, channel.type)}</td>
+      <td><StatusCell t={t} channel={channel} /></td>
+      <td><ResponseTimeCell t={t} channel={channel} /></td>
+      <td><QuotaCell t={t} channel={channel} status={status} /></td>
+      <td><NumberCell t={t} name="priority" value={channel.priority} channelId={channel.id} /></td>
+      <td><NumberCell t={t} name="weight" value={channel.weight} channelId={channel.id} /></td>
+      <td><ActionsCell t={t} channel={channel} /></td>
+    </tr>
+  );
+}
+
+function TagRow(props: { context: PageContext; tag: string; members: ChannelView[]; batch: boolean }) {
+  const { context, tag, members, batch } = props;
+  const { t } = context;
+  const enabled = members.filter((channel) => channel.status === 1).length;
+  const refresh = `refresh:#${channelTableId}`;
+  return (
+    <tr class="bg-base-200 font-medium" data-tag-row={tag}>
+      {batch ? <td></td> : ""}
+      <td></td>
+      <td>
+        <span class="badge badge-primary badge-sm mr-1" safe>{t("标签")}</span>
+        <span safe>{tag}</span>
+      </td>
+      <td colspan="2" class="text-base-content/60 text-xs" safe>{t("{{count}} 个渠道", { count: members.length })}</td>
+      <td class="text-xs" safe>{t("{{enabled}}/{{count}} 已启用", { enabled, count: members.length })}</td>
+      <td></td>
+      <td></td>
+      <td><NumberCell t={t} name="priority" value={members[0]!.priority} tag={tag} /></td>
+      <td><NumberCell t={t} name="weight" value={members[0]!.weight} tag={tag} /></td>
+      <td>
+        <div class="flex flex-wrap gap-1">
+          <button type="button" class="btn btn-ghost btn-xs" data-api-call="POST /api/channel/tag/enabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
+            {t("启用全部")}
+          </button>
+          <button type="button" class="btn btn-ghost btn-xs" data-api-call="POST /api/channel/tag/disabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
+            {t("禁用全部")}
+          </button>
+          <button type="button" class="btn btn-ghost btn-xs" hx-get={`/channel?tag_edit=${encodeURIComponent(tag)}`} hx-target="#channel-dialog-slot" hx-swap="innerHTML" safe>
+            {t("编辑标签")}
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** Batch mode's tools, inside the region so they come and go with the row checkboxes. */
+function BatchButtons(props: { context: PageContext }) {
+  const { t } = props.context;
+  const table = `#${channelTableId}`;
+  return (
+    <div class="mb-2 flex flex-wrap gap-2">
+      <button
+        type="button"
+        class="btn btn-error btn-sm"
+        data-api-selected="POST /api/channel/batch"
+        data-selected={`${table} input[data-row]:checked`}
+        data-empty-message={t("请先选择要删除的通道！")}
+        data-confirm={t("确定要删除所选的渠道吗？")}
+        data-success={`refresh:${table}`}
+        safe
+      >
+        {t("删除所选渠道")}
+      </button>
+      <button type="button" class="btn btn-sm" data-open-dialog="#batch-tag-dialog" safe>{t("批量设置标签")}</button>
+    </div>
+  );
+}
+
+/** Consecutive channels sharing a tag become one group (the query keeps them together). */
+function groupsOf(channels: ChannelView[]): { tag: string | null; members: ChannelView[] }[] {
+  const groups: { tag: string | null; members: ChannelView[] }[] = [];
+  for (const channel of channels) {
+    const last = groups.at(-1);
+    if (channel.tag && last?.tag === channel.tag) last.members.push(channel);
+    else groups.push({ tag: channel.tag || null, members: [channel] });
+  }
+  return groups;
+}
+
+export async function ChannelTable(props: { context: PageContext }): Promise<JSX.Element> {
+  const { context } = props;
+  const { t, url } = context;
+  const options = listOptions(context);
+  const query = url.searchParams;
+  const paging = pagingOf(context);
+  const { items, total } = await queryChannels(
+    { keyword: query.get("keyword") ?? "", model: query.get("model") ?? "", group: query.get("group") ?? "" },
+    { idSort: options.idSort, tagMode: options.tagMode },
+    paging,
+  );
+  const channels = items.map(toChannelView);
+  const headers = ["ID", t("名称"), t("分组"), t("类型"), t("状态"), t("响应时间"), t("已用/剩余"), t("优先级"), t("权重"), t("操作")];
+  const rows = options.tagMode
+    ? groupsOf(channels).map((group) =>
+        group.tag ? (
+          <>
+            <TagRow context={context} tag={group.tag} members={group.members} batch={options.batch} />
+            {group.members.map((channel) => <ChannelRow context={context} channel={channel} batch={options.batch} child />)}
+          </>
+        ) : (
+          <ChannelRow context={context} channel={group.members[0]!} batch={options.batch} />
+        ),
+      )
+    : channels.map((channel) => <ChannelRow context={context} channel={channel} batch={options.batch} />);
+  return (
+    <div id={channelTableId} hx-get={`${url.pathname}${url.search}`} hx-trigger="refresh" hx-target="this" hx-swap="outerHTML">
+      {options.batch ? <BatchButtons context={context} /> : ""}
+      <div class="overflow-x-auto">
+        <table class="table table-sm">
+          <thead>
+            <tr>
+              {options.batch ? (
+                <th class="w-8">
+                  <input type="checkbox" class="checkbox checkbox-sm" data-select-all={`#${channelTableId} input[data-row]`} aria-label={t("全选")} />
+                </th>
+              ) : (
+                ""
+              )}
+              {headers.map((header) => (
+                <th safe>{header}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {channels.length === 0 ? (
+              <tr>
+                <td colspan={String(headers.length + 1)} class="text-base-content/60 py-8 text-center" safe>{t("暂无渠道")}</td>
+              </tr>
+            ) : (
+              (rows as "safe"[])
+            )}
+          </tbody>
+        </table>
+      </div>
+      <Pagination t={t} url={url} target={channelTableId} page={paging.page} pageSize={paging.pageSize} total={total} />
+    </div>
+  );
+}
+
+export async function channelTableFragment(context: PageContext): Promise<Response> {
+  return fragmentResponse(context, await ChannelTable({ context }));
+}

@@ -1,0 +1,146 @@
+// "/log": usage logs (spec §2 Log page). Filters with the spec's defaults (from the start of
+// today to an hour ahead), summary chips, the table, CSV export of the filtered rows, and for
+// admins the user info behind a click on a username.
+import { nowSeconds } from "../../../clock.ts";
+import { logFilterFromQuery } from "../../../services/logs/log-filter.ts";
+import type { LogFilter } from "../../../services/logs/log-queries.ts";
+import { isAdmin } from "../../../services/users/roles.ts";
+import { fragmentResponse, fragmentTarget } from "../../fragment.ts";
+import type { PageContext } from "../../page-context.ts";
+import { renderPage } from "../../render-page.tsx";
+import { logUserInfoFragment } from "./log-user-info.tsx";
+import { LogStatChips, LogStatPlaceholder, LogTable, logStatId, logTableId, logTypeOptions } from "./log-table.tsx";
+
+const resultsId = "log-results";
+
+function startOfToday(): number {
+  const date = new Date(nowSeconds() * 1000);
+  date.setHours(0, 0, 0, 0);
+  return Math.floor(date.getTime() / 1000);
+}
+
+/** The query with the default time range filled in where the visitor gave none. */
+function effectiveQuery(context: PageContext): Record<string, string> {
+  const query = Object.fromEntries(context.url.searchParams);
+  if (!context.url.searchParams.has("start_timestamp")) query.start_timestamp = String(startOfToday());
+  if (!context.url.searchParams.has("end_timestamp")) query.end_timestamp = String(nowSeconds() + 3600);
+  return query;
+}
+
+function filterOf(context: PageContext, query: Record<string, string>): LogFilter {
+  const admin = isAdmin(context.user!.role);
+  return { ...logFilterFromQuery(query, admin), ...(admin ? {} : { userId: context.user!.id }) };
+}
+
+function Field(props: { name: string; label: string; value: string; epoch?: boolean }) {
+  return (
+    <label class="form-control w-full sm:w-44">
+      <span class="label-text mb-1 block text-xs" safe>{props.label}</span>
+      {props.epoch ? (
+        <input name={props.name} class="input input-bordered input-sm w-full font-mono" data-epoch data-unix={props.value} placeholder="yyyy-MM-dd HH:mm:ss" />
+      ) : (
+        <input name={props.name} class="input input-bordered input-sm w-full" value={props.value} />
+      )}
+    </label>
+  );
+}
+
+function Filters(props: { context: PageContext; query: Record<string, string> }) {
+  const { context, query } = props;
+  const { t } = context;
+  const admin = isAdmin(context.user!.role);
+  const type = query.type ?? "0";
+  return (
+    <form id="log-filters" class="flex flex-wrap items-end gap-2" hx-get="/log" hx-target={`#${resultsId}`} hx-swap="outerHTML" hx-push-url="true">
+      <Field name="start_timestamp" label={t("起始时间")} value={query.start_timestamp ?? ""} epoch />
+      <Field name="end_timestamp" label={t("结束时间")} value={query.end_timestamp ?? ""} epoch />
+      <Field name="token_name" label={t("令牌名称")} value={query.token_name ?? ""} />
+      <Field name="model_name" label={t("模型名称")} value={query.model_name ?? ""} />
+      <Field name="group" label={t("分组")} value={query.group ?? ""} />
+      {admin ? <Field name="username" label={t("用户名称")} value={query.username ?? ""} /> : ""}
+      {admin ? <Field name="channel" label={t("渠道 ID")} value={query.channel ?? ""} /> : ""}
+      <label class="form-control w-full sm:w-32">
+        <span class="label-text mb-1 block text-xs" safe>{t("类型")}</span>
+        <select name="type" class="select select-bordered select-sm w-full">
+          {logTypeOptions().map(([value, label]) => (
+            <option value={String(value)} selected={type === String(value)} safe>{t(label)}</option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" class="btn btn-primary btn-sm" safe>{t("查询")}</button>
+      <button
+        type="button"
+        class="btn btn-sm"
+        data-log-export={admin ? "/api/log/" : "/api/log/self/"}
+        data-labels={JSON.stringify(exportLabels(context, admin))}
+        data-quota-unit={context.status.display_in_currency ? String(context.status.quota_per_unit) : "0"}
+        data-empty-message={t("没有可导出的日志")}
+        safe
+      >
+        {t("导出 CSV")}
+      </button>
+    </form>
+  );
+}
+
+/** Column titles of the CSV in the page's language, keyed by the field they take. */
+function exportLabels(context: PageContext, admin: boolean): Record<string, string> {
+  const { t } = context;
+  return {
+    created_at: t("时间"),
+    ...(admin ? { channel: t("渠道"), username: t("用户") } : {}),
+    token_name: t("令牌"),
+    group: t("分组"),
+    type: t("类型"),
+    model_name: t("模型"),
+    use_time: t("用时"),
+    is_stream: t("流"),
+    prompt_tokens: t("提示"),
+    completion_tokens: t("补全"),
+    quota: t("花费"),
+    content: t("详情"),
+    "type:1": t("充值"),
+    "type:2": t("消费"),
+    "type:3": t("管理"),
+    "type:4": t("系统"),
+  };
+}
+
+async function Results(props: { context: PageContext; filter: LogFilter }): Promise<JSX.Element> {
+  const { context, filter } = props;
+  // Rendered by our own component, which escapes what it shows.
+  const safeTable = await LogTable({ context, filter, admin: isAdmin(context.user!.role) });
+  return (
+    <div id={resultsId} class="flex flex-col gap-3">
+      <LogStatPlaceholder context={context} />
+      {safeTable}
+    </div>
+  );
+}
+
+export async function logPage(context: PageContext): Promise<Response> {
+  const { t } = context;
+  const query = effectiveQuery(context);
+  const filter = filterOf(context, query);
+  const target = fragmentTarget(context.request);
+  const userInfo = context.url.searchParams.get("user_info");
+  if (target === "log-user-slot" && userInfo) return logUserInfoFragment(context, Number(userInfo));
+  if (target === logStatId) return fragmentResponse(context, await LogStatChips({ context, filter }));
+  if (target === logTableId) return fragmentResponse(context, await LogTable({ context, filter, admin: isAdmin(context.user!.role) }));
+  if (target === resultsId) return fragmentResponse(context, await Results({ context, filter }));
+  // Rendered by our own component, which escapes what it shows.
+  const safeResults = await Results({ context, filter });
+  return renderPage(
+    context,
+    { title: t("日志"), htmx: true, islands: ["log-export"] },
+    <div class="flex flex-col gap-4">
+      <div class="card bg-base-100 shadow-sm">
+        <div class="card-body gap-3 p-4">
+          <Filters context={context} query={query} />
+          {safeResults}
+        </div>
+      </div>
+      <div id="log-user-slot"></div>
+    </div>,
+  );
+}

@@ -1,0 +1,56 @@
+// Quota-alert preferences (spec §7 PUT /api/user/setting, §9 presets): email or webhook, the
+// threshold (presets offered, any positive amount allowed), an https webhook with its secret,
+// and an address for the alert mail. The server enforces every rule.
+import { readNotifySettings } from "../../../../services/notify/notify-settings.ts";
+import { defaultThreshold, thresholdPresets } from "../../../../services/users/notification-settings.ts";
+import { TextField } from "../../../components/form-fields.tsx";
+import { formatQuotaDisplay } from "../../../format.ts";
+import type { PageContext } from "../../../page-context.ts";
+
+export function NotificationCard(props: { context: PageContext }) {
+  const { context } = props;
+  const { t, status } = context;
+  const setting = readNotifySettings(context.user!.setting);
+  const threshold = setting.quotaWarningThreshold ?? defaultThreshold;
+  return (
+    <section class="card bg-base-100 shadow-sm" aria-labelledby="notify-title">
+      <div class="card-body">
+        <h2 id="notify-title" class="card-title" safe>{t("通知设置")}</h2>
+        <form class="flex flex-col gap-3" data-api-form="PUT /api/user/setting" data-success="toast" data-keep novalidate>
+          <fieldset class="flex flex-wrap gap-4">
+            <legend class="label-text mb-1 text-sm" safe>{t("通知方式")}</legend>
+            {(["email", "webhook"] as const).map((type) => (
+              <label class="label cursor-pointer gap-2">
+                <input type="radio" class="radio radio-sm" name="notify_type" value={type} checked={setting.notifyType === type} />
+                <span safe>{type === "email" ? t("邮件通知") : t("Webhook 通知")}</span>
+              </label>
+            ))}
+          </fieldset>
+          <label class="form-control w-full">
+            <span class="label-text mb-1 block text-sm" safe>{t("额度预警阈值")}</span>
+            <input
+              class="input input-bordered w-full"
+              type="number"
+              min="1"
+              step="1"
+              name="quota_warning_threshold"
+              data-json-type="number"
+              value={String(threshold)}
+              list="threshold-presets"
+            />
+            <datalist id="threshold-presets">
+              {thresholdPresets.map((preset) => (
+                <option value={String(preset)} safe>{formatQuotaDisplay(preset, status)}</option>
+              ))}
+            </datalist>
+            <span class="text-base-content/60 mt-1 block text-xs" safe>{t("当剩余额度低于此数值时，系统将通过选择的方式发送通知")}</span>
+          </label>
+          <TextField name="webhook_url" label={t("Webhook 地址")} type="url" value={setting.webhookUrl} placeholder="https://example.com/webhook" />
+          <TextField name="webhook_secret" label={t("Webhook 密钥")} type="password" value={setting.webhookSecret} autocomplete="off" />
+          <TextField name="notification_email" label={t("通知邮箱")} type="email" value={setting.notificationEmail} placeholder={t("留空则使用账户绑定的邮箱")} />
+          <button type="submit" class="btn btn-primary w-fit" safe>{t("保存设置")}</button>
+        </form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+// Chat links (spec §2 Token list, /chat, /chat2link): the admin's templates from the Chats
+// option (and the older single ChatLink option) with {key} and {address} filled in.
+import { optionJson, optionText } from "../options/options.ts";
+
+export type ChatLink = { name: string; template: string };
+
+/** The Chats option as [{name, template}], in order; malformed entries are skipped. */
+export function chatLinks(): ChatLink[] {
+  const chats = optionJson<unknown>("Chats");
+  if (!Array.isArray(chats)) return [];
+  return chats.flatMap((item) => {
+    if (!item || typeof item !== "object") return [];
+    const [name, template] = Object.entries(item as Record<string, unknown>)[0] ?? [];
+    return typeof name === "string" && typeof template === "string" && template ? [{ name, template }] : [];
+  });
+}
+
+/** A template with the token (as sk-...) and the encoded server address filled in (new-api's rule). */
+export function fillChatLink(template: string, key: string, serverAddress: string): string {
+  return template.replaceAll("{address}", encodeURIComponent(serverAddress)).replaceAll("{key}", `sk-${key}`);
+}
+
+/**
+ * Where /chat2link sends a user: the ChatLink option in NextChat's settings form when set,
+ * else the first Chats template; undefined when the admin configured neither.
+ */
+export function chatRedirectLink(key: string, serverAddress: string): string | undefined {
+  const chatLink = optionText("ChatLink").trim().replace(/\/+$/, "");
+  if (chatLink) return `${chatLink}/#/?settings=${JSON.stringify({ key: `sk-${key}`, url: serverAddress })}`;
+  const [first] = chatLinks();
+  return first ? fillChatLink(first.template, key, serverAddress) : undefined;
+}

@@ -1,0 +1,82 @@
+// /chat/{id} and /chat2link over HTTP: the admin's chat links filled with the user's first usable
+// token and the server address, and the specification's messages for visitors, users without
+// an enabled token and sites without chat links.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+
+let server: TestServer;
+let root: ApiSession;
+let user: ApiSession;
+beforeAll(async () => {
+  server = await startTestServer();
+  root = await rootSession(server.url);
+  user = await newUserSession(server.url, "chatter");
+});
+afterAll(() => server.stop());
+
+const page = async (path: string, session?: ApiSession) => {
+  const response = await fetch(server.url + path, { redirect: "manual", headers: session ? { cookie: session.cookie } : {} });
+  return { status: response.status, html: await response.text(), headers: response.headers };
+};
+const setOption = async (key: string, value: string) => expect((await root.put("/api/option/", { key, value })).body.success).toBe(true);
+const noToken = "当前没有可用的启用令牌，请确认是否有令牌处于启用状态！";
+
+describe("/chat/{id}", () => {
+  test("a visitor is told to sign in", async () => {
+    const { status, html } = await page("/chat/0");
+    expect(status).toBe(200);
+    expect(html).toContain("未登录或登录已过期，请重新登录！");
+  });
+
+  test("without an enabled token: the message, then back to /token after 1.5 s", async () => {
+    const [disabled] = (await user.post("/api/token/", { name: "off" })).body.data;
+    await user.put("/api/token/?status_only=true", { id: disabled.id, status: 2 });
+    await user.post("/api/token/", { name: "expired", expired_time: 1000 });
+    const { html } = await page("/chat/0", user);
+    expect(html).toContain(noToken);
+    expect(html).toContain('<meta http-equiv="refresh" content="1.5;url=/token"');
+  });
+
+  test("frames the chosen link with sk-key and the encoded server address, allowed by the CSP", async () => {
+    const [token] = (await user.post("/api/token/", { name: "chat" })).body.data;
+    await setOption("ServerAddress", "https://gw.example.com");
+    const { html, headers } = await page("/chat/0", user);
+    const src = /<iframe src="([^"]+)"/.exec(html)?.[1]?.replaceAll("&#34;", '"');
+    expect(src).toBe(`https://app.nextchat.dev/#/?settings={"key":"sk-${token.key}","url":"https%3A%2F%2Fgw.example.com"}`);
+    expect(headers.get("content-security-policy")).toContain("frame-src 'self' https: https://app.nextchat.dev");
+    const second = await page("/chat/1", user);
+    expect(second.html).toContain("https://chat-preview.lobehub.com/");
+  });
+
+  test("an app link (custom scheme) is offered as a link, not a frame; unknown ids and no links say so", async () => {
+    const { html } = await page("/chat/2", user);
+    expect(html).not.toContain("<iframe");
+    expect(html).toMatch(/href="ama:\/\/set-api-key\?server=https%3A%2F%2Fgw.example.com&key=sk-/);
+    expect((await page("/chat/99", user)).html).toContain("请联系管理员配置聊天链接");
+    await setOption("Chats", "[]");
+    expect((await page("/chat/0", user)).html).toContain("请联系管理员配置聊天链接");
+  });
+});
+
+describe("/chat2link", () => {
+  test("visitors go to /login; users without a token get the message", async () => {
+    const visitor = await page("/chat2link");
+    expect([visitor.status, visitor.headers.get("location")]).toEqual([302, "/login"]);
+    const lonely = await newUserSession(server.url, "lonely");
+    expect((await page("/chat2link", lonely)).html).toContain(noToken);
+  });
+
+  test("redirects to ChatLink with NextChat settings, else to the first chat link", async () => {
+    const [token] = (await user.get("/api/token/")).body.data.filter((item: { status: number }) => item.status === 1);
+    const unconfigured = await page("/chat2link", user);
+    expect([unconfigured.status, unconfigured.headers.get("location")]).toEqual([200, null]);
+    expect(unconfigured.html).toContain("请联系管理员配置聊天链接");
+    await setOption("Chats", JSON.stringify([{ Web: "https://web.example.com/?k={key}&a={address}" }]));
+    let result = await page("/chat2link", user);
+    expect([result.status, result.headers.get("location")]).toEqual([302, `https://web.example.com/?k=sk-${token.key}&a=https%3A%2F%2Fgw.example.com`]);
+    await setOption("ChatLink", "https://next.example.com/");
+    result = await page("/chat2link", user);
+    expect(result.headers.get("location")).toBe(`https://next.example.com/#/?settings={"key":"sk-${token.key}","url":"https://gw.example.com"}`);
+  });
+});

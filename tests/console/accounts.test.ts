@@ -1,0 +1,215 @@
+// Account flows in a real browser: register with a mailed code, sign out, reset the password by
+// the mailed link and sign in with the new one; an admin promotes, bans and deletes users from
+// /user; a user changes notification settings and meets the https rule.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
+import { startMailCatcher, type MailCatcher } from "../helpers/mail-catcher.ts";
+import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+
+let server: TestServer;
+let browser: Browser;
+let mail: MailCatcher;
+let root: ApiSession;
+beforeAll(async () => {
+  server = await startTestServer();
+  mail = await startMailCatcher();
+  browser = await launchBrowser();
+  root = await rootSession(server.url);
+  const configured = await root.put("/api/option/", [...mail.options, { key: "EmailVerificationEnabled", value: "true" }]);
+  expect(configured.body.success).toBe(true);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await mail?.close();
+});
+
+const toast = (page: Page, text: string) => page.locator("#toasts").getByText(text, { exact: false }).first().waitFor();
+
+describe("email verification and password reset", () => {
+  test("register with a mailed code, sign out, reset the password by the mailed link, sign in with the new one", async () => {
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await step(page, "register", async () => {
+      await page.goto("/register");
+      await page.getByLabel("用户名", { exact: true }).fill("mira");
+      await page.getByLabel("密码", { exact: true }).fill("first-password1");
+      await page.getByLabel("确认密码").fill("first-password1");
+      await page.getByLabel("邮箱").fill("mira@example.com");
+      const sendCode = page.getByRole("button", { name: "获取验证码" });
+      await sendCode.click();
+      await toast(page, "验证码发送成功，请检查你的邮箱！");
+      // The button waits 30 seconds before another code.
+      await page.getByRole("button", { name: /重新发送 \(\d+\)/ }).waitFor();
+      expect(await page.getByRole("button", { name: /重新发送/ }).isDisabled()).toBe(true);
+      const message = await mail.waitForMail("mira@example.com");
+      const code = /\b(\d{6})\b/.exec(message.bodyText)![1]!;
+      await page.getByLabel("验证码", { exact: true }).fill(code);
+      await saveScreenshot(page, "accounts-register-email");
+      await page.getByRole("button", { name: "注册", exact: true }).click();
+      await page.waitForURL("**/login");
+      await toast(page, "注册成功！");
+    });
+    await step(page, "sign-in-and-out", async () => {
+      await loginThroughForm(page, "mira", "first-password1");
+      await page.waitForURL("**/token");
+      await page.getByRole("button", { name: "账户" }).click();
+      await page.getByRole("button", { name: "退出" }).click();
+      await page.waitForURL("**/login");
+    });
+    let link = "";
+    await step(page, "request-reset", async () => {
+      await page.getByRole("link", { name: "忘记密码？点击重置" }).click();
+      await page.waitForURL("**/reset");
+      await page.getByLabel("邮箱").fill("mira@example.com");
+      await page.getByRole("button", { name: "发送重置邮件" }).click();
+      await toast(page, "重置邮件发送成功，请检查邮箱！");
+      await page.getByRole("button", { name: /重新发送 \(\d+\)/ }).waitFor();
+      link = (await mail.waitForMail("mira@example.com", { since: 1 })).links[0]!;
+      expect(link).toContain("/user/reset?email=mira%40example.com&token=");
+    });
+    let newPassword = "";
+    await step(page, "confirm-reset", async () => {
+      await page.goto(link);
+      const email = page.getByLabel("邮箱");
+      expect(await email.inputValue()).toBe("mira@example.com");
+      expect(await email.getAttribute("readonly")).not.toBeNull();
+      await page.getByRole("button", { name: "确认重置密码" }).click();
+      await toast(page, "新密码已复制到剪贴板");
+      const field = page.locator("#new-password");
+      await expect(field.inputValue()).resolves.toMatch(/^[0-9A-Za-z]{12}$/);
+      newPassword = await field.inputValue();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(newPassword);
+      await saveScreenshot(page, "accounts-reset-confirmed");
+    });
+    await step(page, "sign-in-new-password", async () => {
+      await loginThroughForm(page, "mira", "first-password1");
+      await toast(page, "用户名或密码错误，或用户已被封禁");
+      await loginThroughForm(page, "mira", newPassword);
+      await page.waitForURL("**/token");
+    });
+    await context.close();
+  }, 30_000);
+});
+
+describe("user management", () => {
+  test("root promotes, bans and deletes users from /user; deleted users have no actions", async () => {
+    await root.put("/api/option/", { key: "EmailVerificationEnabled", value: "false" });
+    for (const name of ["nina", "omar"]) await newUserSession(server.url, name);
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    page.on("dialog", (dialog) => void dialog.accept());
+    const row = (name: string) => page.locator("#users-table tbody tr").filter({ has: page.getByText(name, { exact: true }) });
+    await step(page, "list", async () => {
+      await loginThroughForm(page, "root", "123456");
+      await page.waitForURL("**/token");
+      await page.goto("/user");
+      await row("nina").waitFor();
+      await saveScreenshot(page, "accounts-users");
+    });
+    await step(page, "promote", async () => {
+      await row("nina").getByRole("button", { name: "提升" }).click();
+      await row("nina").getByText("管理员", { exact: true }).waitFor();
+      await toast(page, "操作成功完成！");
+      expect(await row("nina").getByRole("button", { name: "提升" }).count()).toBe(0);
+      expect(await row("nina").getByRole("button", { name: "降级" }).count()).toBe(1);
+    });
+    await step(page, "ban", async () => {
+      await row("omar").getByRole("button", { name: "禁用" }).click();
+      await row("omar").getByText("已封禁").waitFor();
+      expect((await new ApiSession(server.url).login("omar", "password123")).body.success).toBe(false);
+    });
+    await step(page, "delete", async () => {
+      await row("omar").getByRole("button", { name: "注销" }).click();
+      await row("omar").getByText("已注销").waitFor();
+      expect(await row("omar").getByRole("button").count()).toBe(0);
+      const [deleted] = await server.store.query<{ deleted_at: number | null }>("select deleted_at from users where username = 'omar'");
+      expect(deleted!.deleted_at).not.toBeNull();
+    });
+    await step(page, "search", async () => {
+      await page.getByRole("searchbox").fill("nina");
+      await page.getByRole("button", { name: "搜索" }).click();
+      await page.waitForURL("**/user?keyword=nina**");
+      expect(await page.locator("#users-table tbody tr").count()).toBe(1);
+    });
+    await context.close();
+  }, 30_000);
+
+  test("an admin edits a user's quota by an added amount and cannot promote", async () => {
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await step(page, "admin-view", async () => {
+      await loginThroughForm(page, "nina", "password123");
+      await page.waitForURL("**/token");
+      await page.goto("/user");
+      const peter = page.locator("#users-table tbody tr").filter({ has: page.getByText("mira", { exact: true }) });
+      await peter.waitFor();
+      expect(await page.getByRole("button", { name: "提升" }).count()).toBe(0);
+      await peter.getByRole("link", { name: "编辑" }).click();
+      await page.waitForURL("**/user/edit/*");
+      await page.getByLabel("添加额度").fill("-1");
+      await page.getByRole("button", { name: "提交" }).click();
+      await toast(page, "用户额度不能为负数");
+      await page.getByLabel("添加额度").fill("2500");
+      await page.getByRole("button", { name: "提交" }).click();
+      await page.waitForURL("**/user");
+      const [mira] = await server.store.query<{ quota: number }>("select quota from users where username = 'mira'");
+      expect(Number(mira!.quota)).toBe(2500);
+    });
+    await context.close();
+  }, 30_000);
+});
+
+describe("notification settings", () => {
+  test("a user picks webhook notifications and is held to https", async () => {
+    await newUserSession(server.url, "pablo");
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await step(page, "settings", async () => {
+      await loginThroughForm(page, "pablo", "password123");
+      await page.waitForURL("**/token");
+      await page.goto("/setting");
+      await page.getByRole("heading", { name: "通知设置" }).waitFor();
+      expect(await page.getByLabel("额度预警阈值").inputValue()).toBe("500000");
+      await page.getByLabel("Webhook 通知").check();
+      await page.getByLabel("Webhook 地址").fill("http://hooks.example.com/alerts");
+      await page.getByRole("button", { name: "保存设置" }).click();
+      await toast(page, "Webhook地址必须以https开头");
+      await page.getByLabel("Webhook 地址").fill("https://hooks.example.com/alerts");
+      await page.getByLabel("Webhook 密钥").fill("pablo-secret");
+      await page.getByLabel("额度预警阈值").fill("1000000");
+      await page.getByRole("button", { name: "保存设置" }).click();
+      await toast(page, "通知设置已更新");
+      await saveScreenshot(page, "accounts-notification-settings");
+      await page.reload();
+      expect(await page.getByLabel("Webhook 地址").inputValue()).toBe("https://hooks.example.com/alerts");
+      expect(await page.getByLabel("Webhook 通知").isChecked()).toBe(true);
+      expect(await page.getByLabel("额度预警阈值").inputValue()).toBe("1000000");
+    });
+    await context.close();
+  }, 30_000);
+});
+
+describe("available models", () => {
+  test("the personal tab shows the first 10 models and expands the rest", async () => {
+    const models = Array.from({ length: 12 }, (_, index) => `model-${String(index + 1).padStart(2, "0")}`);
+    const created = await root.post("/api/channel/", { name: "catalog", type: 1, key: "k-catalog", models: models.join(","), group: "default" });
+    expect(created.body.success).toBe(true);
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await step(page, "models", async () => {
+      await loginThroughForm(page, "pablo", "password123");
+      await page.waitForURL("**/token");
+      await page.goto("/setting");
+      const card = page.locator("[data-user-models]");
+      await card.getByText("model-01", { exact: true }).waitFor();
+      expect(await card.locator(".badge").count()).toBe(10);
+      await card.getByRole("button", { name: "更多 2 个模型" }).click();
+      expect(await card.locator(".badge").count()).toBe(12);
+      await card.getByText("model-12", { exact: true }).waitFor();
+    });
+    await context.close();
+  }, 30_000);
+});
