@@ -74,6 +74,8 @@ describe("the §9 formula", () => {
     expect(other).toMatchObject({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, model_price: -1, admin_info: { use_channel: [String(channelId)] } });
     expect(other.frt).toBeGreaterThanOrEqual(0);
     expect([n(log.prompt_tokens), n(log.completion_tokens), log.token_name, log.username, log.group]).toEqual([100, 50, "limited", "root", "default"]);
+    // The token's last use is recorded with the settlement.
+    expect(n((await one(world, "select accessed_time from tokens where id = ?", token.id)).accessed_time)).toBeGreaterThanOrEqual(n(log.created_at));
   });
 
   test("options override the built-in ratios", async () => {

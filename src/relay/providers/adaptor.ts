@@ -25,12 +25,10 @@ export type InboundFormat = "openai";
 /** Bytes as fetch and Response take them. */
 export type Bytes = Uint8Array<ArrayBuffer>;
 
-/** Channel `setting` JSON (new-api docs/channel/other_setting.md). */
+/** The part of a channel's `setting` JSON the relay honours (new-api docs/channel/other_setting.md). */
 export type ChannelSetting = {
   /** http(s):// or socks5:// proxy for this channel's upstream calls. */
   proxy?: string;
-  /** Stream `reasoning_content` as content wrapped in <think> tags. */
-  thinking_to_content?: boolean;
 };
 
 /** What an adaptor needs to reach one channel. Holds the key: never leaves the server. */
