@@ -186,6 +186,24 @@ describe("usage the upstream did not report", () => {
   });
 });
 
+describe("streams settle before they end", () => {
+  test("when [DONE] reaches the client, the request is already in the balance and the log", async () => {
+    const token = await addToken(world.root, { name: "done-first", unlimited_quota: false, remain_quota: 1_000_000 });
+    world.upstream.behave("sk-billing", { promptTokens: 100, completionTokens: 50, chunks: 3 });
+    await expectCharge(token.id, 375, async () => {
+      const response = await fetch(`${world.server.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer sk-${token.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "gpt-4o", messages, stream: true }),
+      });
+      const reader = response.body!.getReader();
+      let text = "";
+      // Stop reading at [DONE], without waiting for the stream to close.
+      while (!text.includes("data: [DONE]")) text += new TextDecoder().decode((await reader.read()).value);
+    });
+  });
+});
+
 describe("failures cost nothing", () => {
   test("an upstream error refunds the hold: balances and logs unchanged", async () => {
     const token = await addToken(world.root, { name: "refund", unlimited_quota: false, remain_quota: 500_000 });

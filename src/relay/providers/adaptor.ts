@@ -122,6 +122,8 @@ export interface StreamConverter {
   push(event: SseEvent): string[];
   /** The upstream ended normally; the closing SSE texts (a usage chunk, [DONE]) to send. */
   finish(): string[];
+  /** True once the closing texts were produced: nothing more will be sent to the client. */
+  finished(): boolean;
   /** Usage reported by the upstream so far, or null. */
   usage(): Usage | null;
   /** What was generated so far, for local counting when the upstream reports no usage. */
