@@ -75,7 +75,62 @@ function measures(dir: string): Map<string, Measure> {
 const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
 const verdict = (ok: boolean | undefined) => (ok === undefined ? "–" : ok ? "met" : "**not met**");
 
-export function relayReport(dir: string): string {
+export type ReportExtras = {
+  /** µs of CPU per request for hold + settlement alone (relay-ledger.ts). */
+  ledger?: { alone: number; concurrent32: number };
+  /** A second run of ours with runtime settings from the environment. */
+  tuned?: { dir: string; environment: string };
+};
+
+function tunedRows(dir: string): string[] {
+  const all = measures(dir);
+  const rows: string[] = [];
+  for (const [key, ours] of all) {
+    const [scenario, conns, target] = key.split("|");
+    if (target !== "ours") continue;
+    const direct = all.get(`${scenario}|${conns}|direct`);
+    const latency = scenario === "paced"
+      ? `TTFB ${fixed(ours.ttfb50)} / ${fixed(ours.ttfb99)} ms (direct ${fixed(direct?.ttfb50 ?? NaN)} / ${fixed(direct?.ttfb99 ?? NaN)})`
+      : `p50 ${fixed(ours.p50)} / p99 ${fixed(ours.p99)} ms`;
+    rows.push(`| ${scenario} | ${conns} | ${fixed(ours.cpuMsPerRequest, 3)} | ${latency} | ${fixed(ours.peakRssMb, 0)} |`);
+  }
+  return rows;
+}
+
+function explanation(all: Map<string, Measure>, extras: ReportExtras): string {
+  const floor = all.get("nonstream|32|bun-parse")?.cpuMsPerRequest ?? NaN;
+  const ours = all.get("nonstream|32|ours")?.cpuMsPerRequest ?? NaN;
+  const us = (ms: number) => fixed(ms * 1000, 0);
+  const lines = [
+    "### Where the time and memory go",
+    "",
+    `- Non-streamed, 32 connections: the floor (bun-parse: accept, forward with fetch, read usage, answer) spends ${us(floor)} µs of CPU per request, ours ${us(ours)} µs.`,
+  ];
+  if (extras.ledger) {
+    const rest = ours * 1000 - floor * 1000 - extras.ledger.concurrent32;
+    lines.push(
+      `- The ledger alone, a durable hold before the upstream call and a settlement after it (user, token, channel, the hold row, the consumption log and its indexes, in SQLite, group-committed), costs ${fixed(extras.ledger.alone, 0)} µs per request one at a time and ${fixed(extras.ledger.concurrent32, 0)} µs with 32 at once (\`bench/relay-ledger.ts\`). A relay that forwards as the floor does and also holds and settles every request in the store before answering needs at least the floor plus the ledger, ${fixed(floor * 1000 + extras.ledger.concurrent32, 0)} µs = ${fixed((floor * 1000 + extras.ledger.concurrent32) / (floor * 1000), 1)}× the floor, before anything else: the 1.5× aim is below that. The durable hold is what makes concurrent spending exact and lets several instances share one balance, so it stays.`,
+      `- The remaining ${fixed(rest, 0)} µs are the application around the forward: Elysia's routing and the security headers every face sends, token authentication from the caches, parsing the body, counting the prompt with gpt-tokenizer for the hold (required by issue 3; recent texts are remembered), pricing, choosing a channel, the adaptor, the log entry. Throughput follows CPU here (the relay and the mock share one core), so the throughput aim falls with the CPU aim.`,
+    );
+  }
+  lines.push(
+    "- Latency: in the paced scenario the relay's own work per request is well under a millisecond (hold and settlement are each one group-committed transaction), but it shares the core with the mock, whose timers run late by what the relay uses; closed-loop p50 figures are queueing at saturation, not added latency. The paced p99 has another cause: Bun's fetch lets at most 256 requests be in flight per process (BUN_CONFIG_MAX_HTTP_REQUESTS), and when a client leaves mid-stream the relay keeps reading the upstream so it can bill the upstream's own usage (the passthroughs cancel it), so the streams the load generator abandons at the end of a run still hold places while the probe's 256 streams start: some wait for one to finish.",
+    "- Memory: the idle process is about 80 MB, of which the Bun runtime's mapped code is about 40 MB; gpt-tokenizer's o200k table adds about 45 MB on the first relayed request (loaded on demand, its load-time garbage collected at once). JavaScriptCore sizes its heap against the machine's memory (24 GB here), so garbage accumulates before a collection.",
+  );
+  if (extras.tuned) {
+    lines.push(
+      "",
+      `Both settings can only come from the environment the process starts in. A second, shorter run of ours with \`${extras.tuned.environment}\` (JavaScriptCore's heap sized for 512 MB, fetch allowed 4096 requests in flight):`,
+      "",
+      "| scenario | conns | CPU ms/request | latency | peak RSS MB |",
+      "|---|---|---|---|---|",
+      ...tunedRows(extras.tuned.dir),
+    );
+  }
+  return lines.join("\n");
+}
+
+export function relayReport(dir: string, extras: ReportExtras = {}): string {
   const all = measures(dir);
   const meta = JSON.parse(readFileSync(join(dir, "results.jsonl"), "utf8").split("\n")[0]!);
   const cells = [...all.keys()].map((key) => key.split("|") as [string, string, string]);
@@ -103,12 +158,13 @@ export function relayReport(dir: string): string {
     const addedP50 = direct ? (paced ? ours.ttfb50 - direct.ttfb50 : ours.p50 - direct.p50) : NaN;
     const addedP99 = direct ? (paced ? ours.ttfb99 - direct.ttfb99 : ours.p99 - direct.p99) : NaN;
     const versusPortkey = portkey ? ours.rps / portkey.rps : NaN;
-    if (Number.isFinite(versusPortkey)) portkeyMin = Math.min(portkeyMin, versusPortkey);
+    // Paced streams run at the upstream's pace for everyone: throughput says nothing there.
+    if (!paced && Number.isFinite(versusPortkey)) portkeyMin = Math.min(portkeyMin, versusPortkey);
     if (!paced && Number.isFinite(cpuRatio)) cpuOk = (cpuOk ?? true) && cpuRatio <= 1.5;
     if (!paced && Number.isFinite(throughput)) throughputOk = (throughputOk ?? true) && throughput >= 0.85;
     if (paced && Number.isFinite(addedP50)) latencyOk = (latencyOk ?? true) && addedP50 < 1 && addedP99 < 5;
     rows.push(
-      `| ${scenario} | ${conns} | ${fixed(ours.cpuMsPerRequest, 3)} / ${fixed(parse?.cpuMsPerRequest ?? NaN, 3)} = ${fixed(cpuRatio)}× | ${fixed(throughput * 100, 0)} % of bun-pipe (${fixed(parse ? ours.rps / parse.rps : NaN, 2)}× bun-parse) | ${fixed(addedP50)} / ${fixed(addedP99)}${paced ? " (TTFB)" : ""} | ${fixed(ours.peakRssMb, 0)} | ${fixed(versusPortkey, 1)}× |`,
+      `| ${scenario} | ${conns} | ${fixed(ours.cpuMsPerRequest, 3)} / ${fixed(parse?.cpuMsPerRequest ?? NaN, 3)} = ${fixed(cpuRatio)}× | ${fixed(throughput * 100, 0)} % of bun-pipe (${fixed(parse ? ours.rps / parse.rps : NaN, 2)}× bun-parse) | ${fixed(addedP50)} / ${fixed(addedP99)}${paced ? " (TTFB)" : ""} | ${fixed(ours.peakRssMb, 0)} | ${paced ? "–" : `${fixed(versusPortkey, 1)}×`} |`,
     );
   }
   const rssOk = peakRss > 0 ? peakRss < 200 : undefined;
@@ -135,6 +191,10 @@ so requests per second measure CPU cost per request. Medians of ${meta.repeats} 
 | scenario | conns | CPU ms/request: ours / bun-parse | throughput | added p50 / p99 ms vs direct | peak RSS MB | × Portkey |
 |---|---|---|---|---|---|---|
 ${rows.join("\n")}
+
+${explanation(all, extras)}
+
+### The harness's table
 
 ${summary}
 `;

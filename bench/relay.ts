@@ -7,12 +7,14 @@
 //
 //   npm run bench -- relay                         (about 15 minutes)
 //   RELAY_BENCH_QUICK=1 npm run bench -- relay     (a smoke run of about 2 minutes)
+//   RELAY_BENCH_REUSE=bench/harness/results/<run> npm run bench -- relay   (redo only the extras)
 // Harness knobs (DURATION, REPEATS, CONNS, SCENARIOS, TARGETS...) pass through the environment.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildAssetsIfStale } from "../src/build/build-assets.ts";
 import { writePerformanceSection } from "./performance-doc.ts";
+import type { LedgerCost } from "./relay-ledger.ts";
 import { relayReport } from "./relay-report.ts";
 
 const root = join(import.meta.dir, "..");
@@ -81,17 +83,35 @@ async function seedStore(env: Record<string, string>): Promise<string> {
   }
 }
 
+/** The ledger measured alone (relay-ledger.ts), in its own process pinned like the servers. */
+export async function measureLedger(): Promise<LedgerCost | undefined> {
+  const child = Bun.spawn({ cmd: ["taskset", "-c", "0", bun, join(import.meta.dir, "relay-ledger.ts")], cwd: root, stdout: "pipe", stderr: "inherit" });
+  const output = await new Response(child.stdout).text();
+  await child.exited;
+  const line = /^LEDGER_JSON (.*)$/m.exec(output);
+  return line ? (JSON.parse(line[1]!) as LedgerCost) : undefined;
+}
+
+/**
+ * Runtime settings that can only come from the environment, measured as a second, shorter run
+ * of ours alone: JavaScriptCore's heap sized for 512 MB instead of the machine's memory, and
+ * fetch allowed more than Bun's default of 256 requests in flight.
+ */
+export const tunedEnvironment = "BUN_JSC_forceRAMSize=536870912 BUN_CONFIG_MAX_HTTP_REQUESTS=4096";
+
 export async function benchRelay(): Promise<string> {
   await ensureHarnessInstalled();
   await buildAssetsIfStale();
   const folder = mkdtempSync(join(tmpdir(), "switchyard-relay-bench-"));
   const quick = process.env.RELAY_BENCH_QUICK === "1";
-  const out = join(harness, "results", new Date().toISOString().replace(/[:.]/g, "-"));
+  // RELAY_BENCH_REUSE=<results dir>: keep that run of the main comparison, redo the rest.
+  const reuse = process.env.RELAY_BENCH_REUSE;
+  const out = reuse ?? join(harness, "results", new Date().toISOString().replace(/[:.]/g, "-"));
   try {
     const gatewayEnv = { PORT: String(gatewayPort), HOST: "127.0.0.1", SQLITE_PATH: join(folder, "bench.db") };
     const key = await seedStore(gatewayEnv);
     const envPrefix = Object.entries(gatewayEnv).map(([name, value]) => `${name}=${value}`).join(" ");
-    await run(["bash", join(harness, "run-bench.sh")], harness, {
+    if (!reuse) await run(["bash", join(harness, "run-bench.sh")], harness, {
       GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
       GATEWAY_KEY: key,
       GATEWAY_CMD: `env ${envPrefix} ${bun} ${join(root, "src", "main.ts")}`,
@@ -99,7 +119,24 @@ export async function benchRelay(): Promise<string> {
       ...(quick ? { DURATION: "3", WARMUP: "1", REPEATS: "1", PROBE_DURATION: "2", PACED_CONNS: "64" } : {}),
       ...Object.fromEntries(["DURATION", "WARMUP", "REPEATS", "CONNS", "SCENARIOS", "TARGETS", "PACED_CONNS", "PROBE_DURATION"].filter((name) => process.env[name]).map((name) => [name, process.env[name]])),
     });
-    const markdown = relayReport(out);
+    const tunedOut = `${out}-tuned`;
+    if (process.env.RELAY_BENCH_TUNED !== "0") {
+      await run(["bash", join(harness, "run-bench.sh")], harness, {
+        GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
+        GATEWAY_KEY: key,
+        GATEWAY_CMD: `env ${tunedEnvironment} ${envPrefix} ${bun} ${join(root, "src", "main.ts")}`,
+        OUT: tunedOut,
+        TARGETS: "direct ours",
+        SCENARIOS: "nonstream stream paced",
+        CONNS: "128",
+        REPEATS: "1",
+        ...(quick ? { DURATION: "3", WARMUP: "1", PROBE_DURATION: "2", PACED_CONNS: "64" } : {}),
+      });
+    }
+    const markdown = relayReport(out, {
+      ledger: await measureLedger(),
+      tuned: existsSync(join(tunedOut, "results.jsonl")) ? { dir: tunedOut, environment: tunedEnvironment } : undefined,
+    });
     writePerformanceSection("relay", markdown);
     return markdown;
   } finally {

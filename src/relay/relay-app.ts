@@ -7,12 +7,14 @@ import type { WebDeps } from "../http/web-deps.ts";
 import { authenticateToken } from "./auth/token-auth.ts";
 import { startRelayCaches } from "./caches/relay-caches.ts";
 import { endpoints, type EndpointSpec } from "./endpoints.ts";
+import { billingSubscription, billingUsage } from "./billing-compat.ts";
 import { modelObject, modelsForCaller } from "./models-list.ts";
 import { playgroundRoutes } from "./playground.ts";
 import { relayErrorResponse, relayHeaders } from "./pipeline/relay-errors.ts";
 import { relayRequest } from "./pipeline/relay-pipeline.ts";
 import { newRequestId } from "./request-id.ts";
 import type { RelayTimeouts } from "./pipeline/attempt-channel.ts";
+import type { RelayCaller } from "./relay-context.ts";
 
 type Server = Parameters<typeof clientAddress>[1];
 
@@ -60,6 +62,16 @@ export function relayApp(deps: WebDeps) {
     }
   };
 
+  const billing = (report: (caller: RelayCaller) => Promise<unknown>) => async ({ request, server }: { request: Request; server: Server }) => {
+    const requestId = newRequestId();
+    try {
+      const body = await report(await viaToken(request, server)());
+      return new Response(JSON.stringify(body), { headers: { "content-type": "application/json; charset=utf-8", ...relayHeaders(requestId) } });
+    } catch (error) {
+      return relayErrorResponse(error, requestTranslator(request), requestId);
+    }
+  };
+
   const parse = { parse: "none" as const };
   return new Elysia({ name: "relay" })
     .post("/v1/chat/completions", relay(endpoints.chat), parse)
@@ -84,7 +96,12 @@ export function relayApp(deps: WebDeps) {
     .delete("/v1/models/*", notImplemented)
     .all("/v1/files*", notImplemented, parse)
     .all("/v1/fine-tunes*", notImplemented, parse)
+    .get("/dashboard/billing/subscription", billing(billingSubscription))
+    .get("/v1/dashboard/billing/subscription", billing(billingSubscription))
+    .get("/dashboard/billing/usage", billing(billingUsage))
+    .get("/v1/dashboard/billing/usage", billing(billingUsage))
     .options("/v1/*", preflight)
+    .options("/dashboard/*", preflight)
     .options("/pg/*", preflight)
     .use(playgroundRoutes(deps, timeouts));
 }

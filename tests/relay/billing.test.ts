@@ -74,6 +74,8 @@ describe("the §9 formula", () => {
     expect(other).toMatchObject({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, model_price: -1, admin_info: { use_channel: [String(channelId)] } });
     expect(other.frt).toBeGreaterThanOrEqual(0);
     expect([n(log.prompt_tokens), n(log.completion_tokens), log.token_name, log.username, log.group]).toEqual([100, 50, "limited", "root", "default"]);
+    // The token's last use is recorded with the settlement.
+    expect(n((await one(world, "select accessed_time from tokens where id = ?", token.id)).accessed_time)).toBeGreaterThanOrEqual(n(log.created_at));
   });
 
   test("options override the built-in ratios", async () => {
@@ -181,6 +183,24 @@ describe("usage the upstream did not report", () => {
       for await (const chunk of stream) finish = chunk.choices[0]?.finish_reason ?? finish;
     });
     expect(finish).toBe("stop");
+  });
+});
+
+describe("streams settle before they end", () => {
+  test("when [DONE] reaches the client, the request is already in the balance and the log", async () => {
+    const token = await addToken(world.root, { name: "done-first", unlimited_quota: false, remain_quota: 1_000_000 });
+    world.upstream.behave("sk-billing", { promptTokens: 100, completionTokens: 50, chunks: 3 });
+    await expectCharge(token.id, 375, async () => {
+      const response = await fetch(`${world.server.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer sk-${token.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "gpt-4o", messages, stream: true }),
+      });
+      const reader = response.body!.getReader();
+      let text = "";
+      // Stop reading at [DONE], without waiting for the stream to close.
+      while (!text.includes("data: [DONE]")) text += new TextDecoder().decode((await reader.read()).value);
+    });
   });
 });
 

@@ -170,6 +170,26 @@ describe("models", () => {
   });
 });
 
+describe("legacy billing endpoints", () => {
+  test("a limited token's grant and use, in dollars; unlimited tokens show 100000000", async () => {
+    const limited = await addToken(world.root, { name: "billing", unlimited_quota: false, remain_quota: 1_000_000 });
+    await world.server.store.query("update tokens set remain_quota = 750000, used_quota = 250000 where id = ?", limited.id);
+    const get = async (path: string, token: string) => (await fetch(`${world.server.url}${path}`, { headers: { authorization: `Bearer sk-${token}` } })).json();
+    expect(await get("/v1/dashboard/billing/subscription", limited.key)).toEqual({
+      object: "billing_subscription",
+      has_payment_method: true,
+      soft_limit_usd: 2,
+      hard_limit_usd: 2,
+      system_hard_limit_usd: 2,
+      access_until: 0,
+    });
+    expect(await get("/dashboard/billing/usage", limited.key)).toEqual({ object: "list", total_usage: 50 });
+    expect((await get("/dashboard/billing/subscription", key)).hard_limit_usd).toBe(100_000_000);
+    const refused = await fetch(`${world.server.url}/dashboard/billing/usage`);
+    expect(refused.status).toBe(401);
+  });
+});
+
 describe("the relay face", () => {
   test("unknown /v1 paths answer 404 in the OpenAI shape; unimplemented ones 501", async () => {
     const unknown = await postRelay(world, "/v1/nothing", key, {});

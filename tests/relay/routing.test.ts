@@ -186,6 +186,20 @@ describe("automatic disabling", () => {
     expect(await channelStatus(busy)).toBe(1);
   });
 
+  test("a channel the relay disabled is enabled again by a passing test (GET /api/channel/test/{id})", async () => {
+    await setOptions(world, { AutomaticDisableChannelEnabled: true, AutomaticEnableChannelEnabled: true });
+    const flaky = await addChannel(world, { key: "sk-comes-back", models: "gpt-3.5-turbo-0125" });
+    world.upstream.behave("sk-comes-back", [{ status: 401 }, {}]);
+    expect((await chat("gpt-3.5-turbo-0125")).status).toBe(401);
+    expect(await channelStatus(flaky)).toBe(3);
+    expect((await chat("gpt-3.5-turbo-0125")).status).toBe(503);
+    const tested = await world.root.get(`/api/channel/test/${flaky}`);
+    expect(tested.body.success).toBe(true);
+    expect(await channelStatus(flaky)).toBe(1);
+    expect((await chat("gpt-3.5-turbo-0125")).status).toBe(200);
+    await setOptions(world, { AutomaticEnableChannelEnabled: false });
+  });
+
   test("nothing is disabled when the option is off or the channel's auto_ban is 0", async () => {
     const keep = await addChannel(world, { key: "sk-keep-off", models: "davinci-002" });
     world.upstream.behave("sk-keep-off", { status: 401 });

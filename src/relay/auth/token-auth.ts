@@ -12,8 +12,8 @@ import { usableGroupsOf } from "../../services/groups/user-groups.ts";
 import { TokenStatus } from "../../services/tokens/token-queries.ts";
 import { isAdmin } from "../../services/users/roles.ts";
 import { db, t } from "../../store/client.ts";
-import { findToken, type TokenSnapshot } from "../caches/token-cache.ts";
-import { findUser } from "../caches/user-cache.ts";
+import { findToken, peekToken, type TokenSnapshot } from "../caches/token-cache.ts";
+import { findUser, peekUser } from "../caches/user-cache.ts";
 import type { RelayCaller } from "../relay-context.ts";
 import { readApiKey } from "./api-key.ts";
 
@@ -59,10 +59,12 @@ export function resolveGroup(userGroup: string, requested: string): string {
 export async function authenticateToken(headers: Headers, clientAddress: string): Promise<RelayCaller> {
   const apiKey = readApiKey(headers);
   if (!apiKey.key) throw tokenError("未提供令牌");
-  const token = await findToken(apiKey.key);
+  const cachedToken = peekToken(apiKey.key);
+  const token = cachedToken !== undefined ? cachedToken : await findToken(apiKey.key);
   if (!token) throw tokenError("无效的令牌");
   checkTokenState(token);
-  const user = await findUser(token.userId);
+  const cachedUser = peekUser(token.userId);
+  const user = cachedUser !== undefined ? cachedUser : await findUser(token.userId);
   if (!user || user.deleted) throw tokenError("无效的令牌");
   if (user.status !== 1) throw new AppError("forbidden", "用户已被封禁");
 

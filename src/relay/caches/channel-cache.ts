@@ -6,6 +6,7 @@ import { buildChannelIndex, emptyChannelIndex, type ChannelIndex } from "../chan
 
 let index: ChannelIndex = emptyChannelIndex();
 let firstLoad: Promise<void> | undefined;
+let firstLoaded = false;
 let reloading: Promise<void> | undefined;
 let reloadAgain = false;
 /** A rebuild caused by a change: requests wait for it rather than use the old index. */
@@ -49,9 +50,14 @@ export function resyncChannels(): Promise<void> {
   return reload();
 }
 
+/** The index when it is loaded and no change is being applied (the common case, no await). */
+export function currentChannelIndex(): ChannelIndex | undefined {
+  return firstLoaded && !changeRebuild ? index : undefined;
+}
+
 /** The index, loading it on the first call. */
 export async function channelIndex(): Promise<ChannelIndex> {
-  if (!firstLoad) firstLoad = reload();
+  if (!firstLoad) firstLoad = reload().then(() => void (firstLoaded = true));
   await firstLoad;
   if (changeRebuild) await changeRebuild;
   return index;

@@ -70,9 +70,17 @@ async function load(key: string): Promise<TokenSnapshot | null> {
   return token;
 }
 
-export async function findToken(key: string): Promise<TokenSnapshot | null> {
+/** The cached answer for a key: a token, null (known unknown), or undefined (not cached). */
+export function peekToken(key: string): TokenSnapshot | null | undefined {
   const entry = entries.get(key);
-  if (entry && (entry.token || Date.now() - entry.loadedAt < unknownKeyMemoryMs)) return entry.token;
+  if (!entry) return undefined;
+  if (entry.token || Date.now() - entry.loadedAt < unknownKeyMemoryMs) return entry.token;
+  return undefined;
+}
+
+export async function findToken(key: string): Promise<TokenSnapshot | null> {
+  const cached = peekToken(key);
+  if (cached !== undefined) return cached;
   let pending = loading.get(key);
   if (!pending) {
     pending = load(key).finally(() => loading.delete(key));

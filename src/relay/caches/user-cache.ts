@@ -55,6 +55,11 @@ async function load(id: number): Promise<UserSnapshot | null> {
   return user;
 }
 
+/** The cached user, null (no such user), or undefined (not cached). */
+export function peekUser(id: number): UserSnapshot | null | undefined {
+  return entries.get(id)?.user;
+}
+
 export async function findUser(id: number): Promise<UserSnapshot | null> {
   const entry = entries.get(id);
   if (entry) return entry.user;

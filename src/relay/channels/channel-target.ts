@@ -19,7 +19,6 @@ export function parseChannelSetting(text: string | null | undefined): ChannelSet
     const parsed = JSON.parse(text) as Record<string, unknown>;
     const setting: ChannelSetting = {};
     if (typeof parsed.proxy === "string" && /^(https?|socks5h?):\/\//.test(parsed.proxy)) setting.proxy = parsed.proxy;
-    if (parsed.thinking_to_content === true) setting.thinking_to_content = true;
     return setting;
   } catch {
     return {};

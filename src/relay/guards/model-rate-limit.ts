@@ -8,8 +8,10 @@ import { optionBool, optionNumber } from "../../services/options/options.ts";
 
 const windowSeconds = () => Math.max(1, optionNumber("ModelRequestRateLimitDurationMinutes")) * 60;
 
+export const modelRateLimitEnabled = () => optionBool("ModelRequestRateLimitEnabled");
+
 export async function enforceModelRateLimit(userId: number): Promise<void> {
-  if (!optionBool("ModelRequestRateLimitEnabled")) return;
+  if (!modelRateLimitEnabled()) return;
   const minutes = Math.max(1, optionNumber("ModelRequestRateLimitDurationMinutes"));
   const successLimit = optionNumber("ModelRequestRateLimitSuccessCount");
   if (successLimit > 0 && (await shared.countWindow(`model-rate:success:${userId}`, windowSeconds())) >= successLimit) {

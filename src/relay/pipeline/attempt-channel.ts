@@ -67,8 +67,7 @@ export async function attemptChannel(context: RelayContext, channel: ChannelSnap
     promptTokens: context.promptTokens,
   };
   const request = adaptor.buildRequest(call, channel.target);
-  const controller = new AbortController();
-  const deadline = startDeadline(controller, call.stream ? timeouts.streamIdleMs : timeouts.relayMs);
+  const deadline = startDeadline(call.stream ? timeouts.streamIdleMs : timeouts.relayMs);
   let response: Response;
   try {
     response = await fetch(request.url, {
@@ -76,7 +75,7 @@ export async function attemptChannel(context: RelayContext, channel: ChannelSnap
       headers: request.headers,
       body: request.body,
       redirect: "manual",
-      signal: controller.signal,
+      signal: deadline.signal,
       ...(channel.target.setting.proxy ? { proxy: channel.target.setting.proxy } : {}),
     } as RequestInit);
   } catch (error) {

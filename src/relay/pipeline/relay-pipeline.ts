@@ -14,17 +14,18 @@
 // object. Nothing here knows which provider a channel is: adaptors do.
 import { AppError } from "../../errors/app-error.ts";
 import { requestTranslator } from "../../http/request-language.ts";
+import type { Translate } from "../../i18n/i18n.ts";
 import { logger } from "../../logger.ts";
 import { groupRatioOf, requirePrice } from "../../services/billing/model-prices.ts";
 import { holdQuota, releaseHold } from "../../services/billing/quota-holds.ts";
 import { holdForRequest, type Price } from "../../services/billing/quota-math.ts";
 import { optionNumber } from "../../services/options/options.ts";
-import { channelIndex } from "../caches/channel-cache.ts";
+import { channelIndex, currentChannelIndex } from "../caches/channel-cache.ts";
 import { candidatesFor } from "../channels/channel-index.ts";
 import { ChannelStatus, type ChannelSnapshot } from "../channels/channel-snapshot.ts";
 import { judgeChannelFailure } from "../channel-health.ts";
 import type { EndpointSpec } from "../endpoints.ts";
-import { enforceModelRateLimit } from "../guards/model-rate-limit.ts";
+import { enforceModelRateLimit, modelRateLimitEnabled } from "../guards/model-rate-limit.ts";
 import { refuseSensitiveWords } from "../guards/sensitive-words.ts";
 import { reasoningEffortSuffix } from "../providers/openai-compatible/openai-request.ts";
 import type { RelayCaller, RelayContext } from "../relay-context.ts";
@@ -56,13 +57,14 @@ type Route = { first: ChannelSnapshot; pinned: boolean };
 export async function relayRequest({ request, endpoint, authenticate, pathModel, completeCaller, timeouts }: RelayRequest): Promise<Response> {
   const startedAt = performance.now();
   const requestId = newRequestId();
-  const translate = requestTranslator(request);
+  // Only failures speak; the language is worked out when one does.
+  const translate: Translate = (key, params) => requestTranslator(request)(key, params);
   let context: RelayContext | undefined;
   try {
     const authenticated = { caller: await authenticate(), call: await readCall(request, endpoint, pathModel) };
     const { caller, call } = completeCaller ? completeCaller(authenticated.caller, authenticated.call) : authenticated;
     authorizeModel(caller, call.model);
-    await enforceModelRateLimit(caller.userId);
+    if (modelRateLimitEnabled()) await enforceModelRateLimit(caller.userId);
     refuseSensitiveWords(promptTexts(call));
     const route = await selectFirstChannel(caller, call.model);
     context = priceCall({ requestId, startedAt, endpoint, caller, call });
@@ -84,7 +86,7 @@ function authorizeModel(caller: RelayCaller, model: string): void {
 }
 
 async function selectFirstChannel(caller: RelayCaller, model: string): Promise<Route> {
-  const index = await channelIndex();
+  const index = currentChannelIndex() ?? (await channelIndex());
   if (caller.pinnedChannelId !== undefined) {
     const channel = index.byId.get(caller.pinnedChannelId);
     if (!channel) throw new AppError("invalid", "无效的渠道 Id");
@@ -145,7 +147,7 @@ async function nextChannel(context: RelayContext, attempt: number, tried: Readon
   return selectChannel(candidatesFor(index, context.caller.group, context.call.model), attempt, tried);
 }
 
-async function forward(context: RelayContext, route: Route, timeouts: RelayTimeouts, translate: ReturnType<typeof requestTranslator>): Promise<Response> {
+async function forward(context: RelayContext, route: Route, timeouts: RelayTimeouts, translate: Translate): Promise<Response> {
   const tried = new Set<number>();
   const attempts = attemptLimit(route.pinned);
   let failure: UpstreamFailure | undefined;

@@ -1,7 +1,8 @@
 // A stream's way to the client once its first event arrived. The client pulls; each pull reads
 // upstream until there is something to send (backpressure: a slow client slows the upstream
 // read instead of filling memory). Settlement happens before the closing [DONE] is sent.
-//   - upstream ends: closing events (usage chunk, [DONE]), settled on the reported or counted usage;
+//   - upstream ends ([DONE], or its end of stream): settled on the reported or counted usage, then
+//     the closing events (usage chunk, [DONE]) are sent and the stream closes;
 //   - upstream breaks or stalls (STREAMING_TIMEOUT): an error event, billed for what was delivered;
 //   - client leaves: the upstream is read to its end (bounded by the idle timeout) so the
 //     upstream's own usage is billed once (reliability plan, streaming settlement policy).
@@ -66,8 +67,28 @@ export function streamToClient(
     }
   };
 
+  /** Reads what the upstream still sends after [DONE] (its end), keeping its connection reusable. */
+  const discardRest = async () => {
+    try {
+      while (!(await reader.read()).done);
+    } catch {
+      // The upstream closed abruptly after its answer: nothing is lost.
+    }
+  };
+
+  /** The answer is complete: settle, send the closing events, close. */
+  const complete = async (controller: ReadableStreamDefaultController<Uint8Array>, closing: string) => {
+    await settle();
+    if (closing) controller.enqueue(encoder.encode(closing));
+    controller.close();
+    void discardRest();
+  };
+
+  let heldBack = "";
+
   const pump = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
     try {
+      if (converter.finished()) return await complete(controller, heldBack);
       for (;;) {
         const { value, done } = await reader.read();
         if (clientGone) {
@@ -76,15 +97,17 @@ export function streamToClient(
         }
         if (done) {
           const tail = render(parser.push(decoder.decode()).concat(parser.flush())) + converter.finish().join("");
-          await settle();
-          if (tail) controller.enqueue(encoder.encode(tail));
-          controller.close();
-          return;
+          return await complete(controller, tail);
         }
         deadline.refresh();
-        const text = render(parser.push(decoder.decode(value, { stream: true })));
+        const whole = !parser.pending();
+        const received = decoder.decode(value, { stream: true });
+        const text = render(parser.push(received));
+        // [DONE] leaves only after the settlement: what the client saw is already in its balance.
+        if (converter.finished()) return await complete(controller, text);
         if (text) {
-          controller.enqueue(encoder.encode(text));
+          // Events passed through untouched leave as the bytes that came in (no re-encoding).
+          controller.enqueue(whole && !parser.pending() && text === received ? value : encoder.encode(text));
           return;
         }
       }
@@ -101,7 +124,9 @@ export function streamToClient(
     start(controller) {
       const first = render(open.firstEvents);
       context.firstResponseMs = Math.round(performance.now() - context.startedAt);
-      if (first) controller.enqueue(encoder.encode(first));
+      // A short answer may be whole already; its end waits for the settlement in the first pull.
+      if (converter.finished()) heldBack = first;
+      else if (first) controller.enqueue(encoder.encode(first));
     },
     pull(controller) {
       reading = pump(controller);

@@ -8,8 +8,8 @@ import { optionBool, optionNumber } from "../../services/options/options.ts";
 import { logger } from "../../logger.ts";
 import { checkQuotaAlert } from "../../services/notify/quota-alerts.ts";
 import { noteTokenRemain } from "../caches/token-cache.ts";
-import { findUser } from "../caches/user-cache.ts";
-import { recordModelRequestSuccess } from "../guards/model-rate-limit.ts";
+import { peekUser } from "../caches/user-cache.ts";
+import { modelRateLimitEnabled, recordModelRequestSuccess } from "../guards/model-rate-limit.ts";
 import type { ChannelSnapshot } from "../channels/channel-snapshot.ts";
 import type { GeneratedOutput, Usage } from "../providers/adaptor.ts";
 import type { RelayContext } from "../relay-context.ts";
@@ -27,9 +27,9 @@ export type ServedAnswer = {
  * The low-balance alert, only when the new balance is under the user's threshold (known from the
  * user cache) or the site's: most settlements leave a healthy balance and cost no extra read.
  */
-async function alertIfLow(userId: number, userQuota: number): Promise<void> {
-  const threshold = (await findUser(userId))?.quotaWarningThreshold ?? optionNumber("QuotaRemindThreshold");
-  if (userQuota < threshold) await checkQuotaAlert(userId);
+function alertIfLow(userId: number, userQuota: number): void {
+  const threshold = peekUser(userId)?.quotaWarningThreshold ?? optionNumber("QuotaRemindThreshold");
+  if (userQuota < threshold) void checkQuotaAlert(userId);
 }
 
 export async function settleCall(context: RelayContext, answer: ServedAnswer): Promise<void> {
@@ -83,6 +83,6 @@ export async function settleCall(context: RelayContext, answer: ServedAnswer): P
     logger.error("settlement failed", { requestId: context.requestId, error: error instanceof Error ? error.message : String(error) });
     return;
   }
-  await recordModelRequestSuccess(caller.userId).catch(() => undefined);
-  if (quota > 0) void alertIfLow(caller.userId, userQuota).catch(() => undefined);
+  if (modelRateLimitEnabled()) await recordModelRequestSuccess(caller.userId).catch(() => undefined);
+  if (quota > 0) alertIfLow(caller.userId, userQuota);
 }

@@ -25,12 +25,10 @@ export type InboundFormat = "openai";
 /** Bytes as fetch and Response take them. */
 export type Bytes = Uint8Array<ArrayBuffer>;
 
-/** Channel `setting` JSON (new-api docs/channel/other_setting.md). */
+/** The part of a channel's `setting` JSON the relay honours (new-api docs/channel/other_setting.md). */
 export type ChannelSetting = {
   /** http(s):// or socks5:// proxy for this channel's upstream calls. */
   proxy?: string;
-  /** Stream `reasoning_content` as content wrapped in <think> tags. */
-  thinking_to_content?: boolean;
 };
 
 /** What an adaptor needs to reach one channel. Holds the key: never leaves the server. */
@@ -124,6 +122,8 @@ export interface StreamConverter {
   push(event: SseEvent): string[];
   /** The upstream ended normally; the closing SSE texts (a usage chunk, [DONE]) to send. */
   finish(): string[];
+  /** True once the closing texts were produced: nothing more will be sent to the client. */
+  finished(): boolean;
   /** Usage reported by the upstream so far, or null. */
   usage(): Usage | null;
   /** What was generated so far, for local counting when the upstream reports no usage. */

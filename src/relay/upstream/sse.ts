@@ -30,6 +30,8 @@ export type SseParser = {
   push(text: string): SseEvent[];
   /** The stream ended: a last event without its blank line, if any. */
   flush(): SseEvent[];
+  /** True while part of an event is waiting for the rest of it. */
+  pending(): boolean;
 };
 
 export function createSseParser(): SseParser {
@@ -63,5 +65,6 @@ export function createSseParser(): SseParser {
       buffer = "";
       return rest.trim() === "" ? [] : [parseEvent(`${rest.replace(/\s+$/, "")}\n\n`)];
     },
+    pending: () => buffer !== "",
   };
 }

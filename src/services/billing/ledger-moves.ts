@@ -128,10 +128,12 @@ function* chargeAll(
     const [row] = yield* run(chargeUser(tx, { delta: sums.delta, quota: sums.quota, count: sums.count, userId }));
     sums.after = row?.quota;
   }
+  // Settling is when a token was last used, so accessed_time rides along.
+  const now = nowSeconds();
   for (const [tokenId, sums] of limitedTokens) {
-    const [row] = yield* run(chargeLimitedToken(tx, { delta: sums.delta, quota: sums.quota, tokenId }));
+    const [row] = yield* run(chargeLimitedToken(tx, { delta: sums.delta, quota: sums.quota, now, tokenId }));
     sums.after = row?.remain;
   }
-  for (const [tokenId, sums] of unlimitedTokens) yield* run(chargeUnlimitedToken(tx, { quota: sums.quota, tokenId }));
+  for (const [tokenId, sums] of unlimitedTokens) yield* run(chargeUnlimitedToken(tx, { quota: sums.quota, now, tokenId }));
   for (const [channelId, sums] of channels) yield* run(chargeChannel(tx, { quota: sums.quota, channelId }));
 }

@@ -62,16 +62,23 @@ export const chargeUser = reusableStatement<{ quota: number }[], { delta: number
     .returning({ quota: t.users.quota }),
 );
 
-export const chargeLimitedToken = reusableStatement<{ remain: number }[], { delta: number; quota: number; tokenId: number }>((tx) =>
+export const chargeLimitedToken = reusableStatement<{ remain: number }[], { delta: number; quota: number; now: number; tokenId: number }>((tx) =>
   tx
     .update(t.tokens)
-    .set({ remain_quota: sql`${t.tokens.remain_quota} + ${p("delta")}`, used_quota: sql`${t.tokens.used_quota} + ${p("quota")}` })
+    .set({
+      remain_quota: sql`${t.tokens.remain_quota} + ${p("delta")}`,
+      used_quota: sql`${t.tokens.used_quota} + ${p("quota")}`,
+      accessed_time: sql`${p("now")}`,
+    })
     .where(eq(t.tokens.id, p("tokenId")))
     .returning({ remain: t.tokens.remain_quota }),
 );
 
-export const chargeUnlimitedToken = reusableStatement<unknown, { quota: number; tokenId: number }>((tx) =>
-  tx.update(t.tokens).set({ used_quota: sql`${t.tokens.used_quota} + ${p("quota")}` }).where(eq(t.tokens.id, p("tokenId"))),
+export const chargeUnlimitedToken = reusableStatement<unknown, { quota: number; now: number; tokenId: number }>((tx) =>
+  tx
+    .update(t.tokens)
+    .set({ used_quota: sql`${t.tokens.used_quota} + ${p("quota")}`, accessed_time: sql`${p("now")}` })
+    .where(eq(t.tokens.id, p("tokenId"))),
 );
 
 export const chargeChannel = reusableStatement<unknown, { quota: number; channelId: number }>((tx) =>

@@ -13,7 +13,9 @@ describe("the OpenAI stream converter", () => {
     const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true }), countWords, 5);
     expect(converter.push(chunk("Hello "))).toEqual([chunk("Hello ").raw]);
     expect(converter.push(usageChunk)).toEqual([]);
+    expect(converter.finished()).toBe(false);
     expect(converter.push(event("[DONE]"))).toEqual(["data: [DONE]\n\n"]);
+    expect(converter.finished()).toBe(true);
     expect(converter.usage()).toEqual({ prompt_tokens: 11, completion_tokens: 2, total_tokens: 13 });
     expect(converter.finish()).toEqual([]);
   });

@@ -90,6 +90,7 @@ export function createOpenAIStreamConverter(
       return [event.raw];
     },
     finish: closing,
+    finished: () => done,
     usage: () => usage,
     output,
   };
