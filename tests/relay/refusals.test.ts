@@ -81,6 +81,11 @@ describe("tokens", () => {
     await expectRefusal(chat(elsewhere.key), 403, "您的 IP 不在令牌允许访问的列表中");
     const here = await addToken(world.root, { name: "local", allow_ips: "10.9.9.9\n127.0.0.1" });
     expect((await chat(here.key)).status).toBe(200);
+    // Ranges, as the token form accepts them.
+    const range = await addToken(world.root, { name: "loopback-range", allow_ips: "127.0.0.0/8" });
+    expect((await chat(range.key)).status).toBe(200);
+    const otherRange = await addToken(world.root, { name: "private-range", allow_ips: "10.0.0.0/8\n2001:db8::/32" });
+    await expectRefusal(chat(otherRange.key), 403, "您的 IP 不在令牌允许访问的列表中");
   });
 
   test("a token group the owner may no longer use, or that no longer has a ratio", async () => {

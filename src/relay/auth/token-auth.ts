@@ -74,7 +74,7 @@ export async function authenticateToken(headers: Headers, clientAddress: string)
     pinnedChannelId = Number(apiKey.pinnedChannel);
     if (!/^\d+$/.test(apiKey.pinnedChannel) || !Number.isSafeInteger(pinnedChannelId)) throw new AppError("invalid", "无效的渠道 Id");
   }
-  if (token.allowIps && !token.allowIps.has(clientAddress)) {
+  if (token.allowIps && !token.allowIps.allows(clientAddress)) {
     throw new AppError("forbidden", "您的 IP 不在令牌允许访问的列表中");
   }
   return {

@@ -7,6 +7,7 @@ import { inArray } from "drizzle-orm";
 import { db, t } from "../../store/client.ts";
 import type { Tables } from "../../store/schema/define-schema.ts";
 import { splitList } from "../channels/channel-snapshot.ts";
+import { parseAddressAllowList, type AddressAllowList } from "../auth/address-allow-list.ts";
 
 type TokenRow = Tables["tokens"]["$inferSelect"];
 
@@ -22,7 +23,7 @@ export type TokenSnapshot = {
   /** null = any model; an empty set = no model at all. */
   modelLimits: ReadonlySet<string> | null;
   /** null = any address. */
-  allowIps: ReadonlySet<string> | null;
+  allowIps: AddressAllowList | null;
   group: string;
 };
 
@@ -35,13 +36,6 @@ const loading = new Map<string, Promise<TokenSnapshot | null>>();
 /** Bumped on every notice, so a load that raced a change does not store stale data. */
 let generation = 0;
 
-export function parseAllowIps(text: string): ReadonlySet<string> | null {
-  const addresses = text
-    .split(/\r?\n/)
-    .map((line) => line.replace(/[\s,]/g, ""))
-    .filter((line) => line !== "");
-  return addresses.length ? new Set(addresses) : null;
-}
 
 function toSnapshot(row: TokenRow): TokenSnapshot {
   return {
@@ -54,7 +48,7 @@ function toSnapshot(row: TokenRow): TokenSnapshot {
     remainQuota: Number(row.remain_quota),
     unlimited: row.unlimited_quota,
     modelLimits: row.model_limits_enabled ? new Set(splitList(row.model_limits)) : null,
-    allowIps: parseAllowIps(row.allow_ips),
+    allowIps: parseAddressAllowList(row.allow_ips),
     group: row.group.trim(),
   };
 }
