@@ -47,6 +47,17 @@ describe("option rules", () => {
     expect(await option("EmailDomainWhitelist")).toBe("a.com,b.org,c.net");
   });
 
+  test("the dashboard's default granularity is hour, day or week, and the status follows", async () => {
+    expect((await root.put("/api/option/", { key: "DataExportDefaultTime", value: "month" })).body).toEqual({
+      success: false,
+      message: "配置项 DataExportDefaultTime 只能是 hour / day / week",
+    });
+    expect(await option("DataExportDefaultTime")).toBe("hour");
+    expect((await root.put("/api/option/", { key: "DataExportDefaultTime", value: "week" })).body.success).toBe(true);
+    expect((await root.get("/api/status")).body.data.data_export_default_time).toBe("week");
+    await root.put("/api/option/", { key: "DataExportDefaultTime", value: "hour" });
+  });
+
   test("model ratios reset to the built-in table (super admin only)", async () => {
     const user = await newUserSession(server.url, "noreset");
     expect((await user.post("/api/option/rest_model_ratio")).body.message).toBe("无权进行此操作，权限不足");

@@ -33,6 +33,15 @@ describe("normalizeOptionChange", () => {
     expect(message(() => normalizeOptionChange({ key: "TopupGroupRatio", value: "[" }))).toBe("充值分组倍率不是合法的 JSON 字符串");
   });
 
+  test("options with a fixed set of values refuse anything else (DataExportDefaultTime: hour, day or week)", () => {
+    for (const value of ["hour", "day", "week", " week "]) {
+      expect(normalizeOptionChange({ key: "DataExportDefaultTime", value }).value).toBe(value.trim());
+    }
+    for (const value of ["month", "", "HOUR"]) {
+      expect(message(() => normalizeOptionChange({ key: "DataExportDefaultTime", value }))).toBe("配置项 DataExportDefaultTime 只能是 hour / day / week");
+    }
+  });
+
   test("every default passes its own rules", () => {
     for (const [key, definition] of Object.entries(optionRegistry)) {
       if (key === "SessionSecret") continue;

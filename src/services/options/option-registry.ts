@@ -23,6 +23,8 @@ export type OptionDefinition = {
   setRequires?: { keys: string[]; message: string };
   /** Smallest allowed value for numeric options. */
   minimum?: number;
+  /** For string options: the only values allowed (spec §3: DataExportDefaultTime is hour, day or week). */
+  choices?: readonly string[];
 };
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -168,7 +170,7 @@ export const optionRegistry = {
   // Dashboard
   DataExportEnabled: bool(true),
   DataExportInterval: int(5, { minimum: 1 }),
-  DataExportDefaultTime: string("hour"),
+  DataExportDefaultTime: string("hour", { choices: ["hour", "day", "week"] }),
   // Monitoring
   ChannelDisableThreshold: float(5, { minimum: 0 }),
   QuotaRemindThreshold: int(1000, { minimum: 0 }),

@@ -73,6 +73,9 @@ export function normalizeOptionChange(change: OptionChange): { key: OptionKey; v
     }
     case "string":
       value = value.trim();
+      if (definition.choices && !definition.choices.includes(value)) {
+        throw invalid("配置项 {{key}} 只能是 {{choices}}", { key, choices: definition.choices.join(" / ") });
+      }
       break;
     case "text":
       break;
