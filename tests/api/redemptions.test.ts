@@ -96,6 +96,11 @@ describe("creating and managing codes", () => {
     expect(edited.body.success).toBe(true);
     expect(edited.body.data).toMatchObject({ id, name: "renamed", quota: 700, key });
     expect((await root.get(`/api/redemption/${id}`)).body.data.name).toBe("renamed");
+    // Leaving the quota out keeps it; a blank name becomes the formatted quota, as on creation.
+    expect((await root.put("/api/redemption/", { id, name: "renamed" })).body.data).toMatchObject({ name: "renamed", quota: 700 });
+    expect((await root.put("/api/redemption/", { id, name: "" })).body.data).toMatchObject({ name: "$0.00", quota: 700 });
+    expect((await root.put("/api/redemption/", { id, name: "renamed", quota: "" })).body.message).toBe("兑换码额度必须是大于 0 的整数");
+    expect((await root.put("/api/redemption/", { id, name: "renamed", quota: 700 })).body.success).toBe(true);
 
     const disabled = await root.put("/api/redemption/?status_only=true", { id, status: 2 });
     expect(disabled.body.data.status).toBe(2);

@@ -102,15 +102,16 @@ export async function getRedemption(id: number): Promise<RedemptionView> {
   return toView(await findLive(id));
 }
 
-/** PUT /api/redemption/: name and quota, only while the code is unused (spec §4). */
+/** PUT /api/redemption/: name and quota (kept when left out), only while the code is unused (spec §4). */
 export async function updateRedemption(body: unknown): Promise<RedemptionView> {
   const input = parseInput(updateRedemptionInput, body);
-  const name = input.name || quotaLabel(input.quota);
+  const current = await findLive(input.id);
+  const quota = input.quota ?? current.quota;
+  const name = input.name || quotaLabel(quota);
   checkName(name);
-  await findLive(input.id);
   const [row] = await db
     .update(t.redemptions)
-    .set({ name, quota: input.quota })
+    .set({ name, quota })
     .where(and(eq(t.redemptions.id, input.id), eq(t.redemptions.status, RedemptionStatus.unused), live()))
     .returning();
   if (!row) throw invalid("只能编辑未使用的兑换码");

@@ -11,10 +11,11 @@ export const createRedemptionInput = z.object({
     .pipe(z.number().min(1, "兑换码个数必须大于0").max(100, "一次兑换码批量生成的个数不能大于 100")),
 });
 
+/** An update that leaves out the quota keeps the code's quota (it is not reset to the default). */
 export const updateRedemptionInput = z.object({
   id: integerField("无效的参数"),
   name: z.string().nullish().transform((value) => (value ?? "").trim()),
-  quota: integerField("兑换码额度必须是大于 0 的整数", 100_000).pipe(z.number().min(1, "兑换码额度必须是大于 0 的整数")),
+  quota: integerField("兑换码额度必须是大于 0 的整数").pipe(z.number().min(1, "兑换码额度必须是大于 0 的整数")).optional(),
 });
 
 export const redemptionStatusInput = z.object({
