@@ -8,7 +8,7 @@ import { apiCall } from "../console/api-client.ts";
 import { showToast } from "../console/toasts.ts";
 import type { Language } from "../../src/i18n/languages.ts";
 import { moneyTranslator, type MoneyTranslate } from "../shared/money-translator.ts";
-import { quotaByModelOverTime, totals, totalsBy, type Granularity, type UsageRow } from "./usage-series.ts";
+import { granularitySpans, quotaByModelOverTime, totals, totalsBy, type Granularity, type UsageRow } from "./usage-series.ts";
 
 export type DashboardProps = {
   language: Language;
@@ -106,11 +106,11 @@ export function Dashboard(props: DashboardProps) {
   const [username, setUsername] = useState("");
   const [busy, setBusy] = useState(false);
 
-  const load = async () => {
+  const load = async (range?: { start: number; end: number }) => {
     setBusy(true);
     const query = new URLSearchParams({
-      start_timestamp: String(start ? fromInput(start) : props.start),
-      end_timestamp: String(end ? fromInput(end) : props.end),
+      start_timestamp: String(range?.start ?? (start ? fromInput(start) : props.start)),
+      end_timestamp: String(range?.end ?? (end ? fromInput(end) : props.end)),
     });
     if (props.isAdmin && username.trim()) query.set("username", username.trim());
     try {
@@ -131,6 +131,16 @@ export function Dashboard(props: DashboardProps) {
     } catch {
       // apiCall showed why.
     }
+  };
+
+  // A coarser granularity needs a longer range to be worth a chart: the range follows the choice
+  // (ending where it ended), like the page's default range follows DataExportDefaultTime.
+  const changeGranularity = (chosen: Granularity) => {
+    setGranularity(chosen);
+    const rangeEnd = end ? fromInput(end) : props.end;
+    const rangeStart = rangeEnd - 3600 - granularitySpans[chosen];
+    setStart(toInput(rangeStart));
+    void load({ start: rangeStart, end: rangeEnd });
   };
 
   const sum = totals(rows);
@@ -157,7 +167,7 @@ export function Dashboard(props: DashboardProps) {
           </label>
           <label className="form-control">
             <span className="label-text mb-1 block text-sm">{t("时间粒度")}</span>
-            <select className="select select-bordered select-sm" value={granularity} onChange={(event) => setGranularity(event.target.value as Granularity)}>
+            <select className="select select-bordered select-sm" value={granularity} onChange={(event) => changeGranularity(event.target.value as Granularity)}>
               <option value="hour">{t("小时")}</option>
               <option value="day">{t("天")}</option>
               <option value="week">{t("周")}</option>

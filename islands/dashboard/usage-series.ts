@@ -3,6 +3,9 @@
 // they are tested without a browser.
 export type UsageRow = { user_id: number; username: string; model_name: string; created_at: number; token_used: number; count: number; quota: number };
 export type Granularity = "hour" | "day" | "week";
+
+/** The span shown for a granularity: a day by hour, a week by day, four weeks by week. */
+export const granularitySpans: Record<Granularity, number> = { hour: 86_400, day: 7 * 86_400, week: 28 * 86_400 };
 export type Totals = { quota: number; count: number; tokens: number };
 
 const pad = (n: number) => String(n).padStart(2, "0");

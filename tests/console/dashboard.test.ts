@@ -1,5 +1,6 @@
 // The dashboard island in a real browser: charts drawn from seeded consumption logs, totals that
-// match them, granularity switches, the admin's user filter, and a user who sees only their own.
+// match them, granularity switches (the range follows: a day by hour, a week by day), the admin's
+// user filter, and a user who sees only their own.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { newUserSession, rootSession } from "../helpers/api-session.ts";
@@ -14,14 +15,14 @@ let browser: Browser;
 const now = Math.floor(Date.now() / 1000);
 const seeded: { userId: number; model: string; quota: number; tokens: number }[] = [];
 
-async function seedLogs(userId: number, username: string, model: string, count: number, quota: number): Promise<void> {
+async function seedLogs(userId: number, username: string, model: string, count: number, quota: number, hoursAgo = 0): Promise<void> {
   for (let index = 0; index < count; index++) {
     await server.store.query(
       `insert into logs (user_id, username, created_at, type, model_name, prompt_tokens, completion_tokens, quota, content, token_name, "group", other)
        values (?, ?, ?, 2, ?, 100, 50, ?, '', 't', 'default', '')`,
-      userId, username, now - 600 - index * 1800, model, quota,
+      userId, username, now - hoursAgo * 3600 - 600 - index * 1800, model, quota,
     );
-    seeded.push({ userId, model, quota, tokens: 150 });
+    if (hoursAgo === 0) seeded.push({ userId, model, quota, tokens: 150 });
   }
 }
 
@@ -32,6 +33,8 @@ beforeAll(async () => {
   await seedLogs(1, "root", "gpt-4o", 6, 50_000);
   await seedLogs(1, "root", "claude-3-5-sonnet", 4, 20_000);
   await seedLogs(analyst.userId!, "analyst", "deepseek-chat", 5, 10_000);
+  // Three days old: outside the default day-by-hour range, inside the week shown by day.
+  await seedLogs(1, "root", "gemini-1.5-pro", 2, 30_000, 72);
   const root = await rootSession(server.url);
   expect((await root.post("/api/data/refresh")).body.success).toBe(true);
 });
@@ -66,8 +69,12 @@ describe("dashboard", () => {
       await saveScreenshot(page, "dashboard-admin");
     });
     await step(page, "by-day", async () => {
+      expect(await page.getByTestId("chart-models").locator("text", { hasText: "gemini-1.5-pro" }).count()).toBe(0);
+      // By day the range becomes the last week, which holds the three-day-old calls too.
       await page.getByLabel("时间粒度").selectOption("day");
+      await page.getByTestId("total-count").getByText(String(seeded.length + 2), { exact: true }).waitFor();
       await chartDrawn(page, "chart-models");
+      await page.getByTestId("chart-models").locator("text", { hasText: "gemini-1.5-pro" }).first().waitFor();
       const today = new Date();
       const label = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, "0")}-${String(today.getDate()).padStart(2, "0")}`;
       await page.getByTestId("chart-models").locator("text", { hasText: label }).first().waitFor();

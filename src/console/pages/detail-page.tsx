@@ -2,7 +2,7 @@
 // island gets the default range's rollups with the page: the last day by hour, the last week by
 // day, the last four weeks by week (DataExportDefaultTime chooses).
 import { Dashboard } from "../../../islands/dashboard/dashboard.tsx";
-import type { Granularity } from "../../../islands/dashboard/usage-series.ts";
+import { granularitySpans, type Granularity } from "../../../islands/dashboard/usage-series.ts";
 import { nowSeconds } from "../../clock.ts";
 import { allQuotaData, userQuotaData } from "../../services/dashboard/quota-data.ts";
 import { optionBool, optionText } from "../../services/options/options.ts";
@@ -10,8 +10,6 @@ import { isAdmin } from "../../services/users/roles.ts";
 import { Island } from "../island.tsx";
 import type { PageContext } from "../page-context.ts";
 import { renderPage } from "../render-page.tsx";
-
-const spans: Record<Granularity, number> = { hour: 86_400, day: 7 * 86_400, week: 28 * 86_400 };
 
 export async function detailPage(context: PageContext): Promise<Response> {
   const { t, user, status, language } = context;
@@ -28,7 +26,7 @@ export async function detailPage(context: PageContext): Promise<Response> {
   const configured = optionText("DataExportDefaultTime");
   const granularity: Granularity = configured === "day" || configured === "week" ? configured : "hour";
   const end = nowSeconds() + 3600;
-  const start = end - 3600 - spans[granularity];
+  const start = end - 3600 - granularitySpans[granularity];
   const admin = isAdmin(me.role);
   const range = { start_timestamp: start, end_timestamp: end };
   const rows = admin ? await allQuotaData(range) : await userQuotaData(me.id, range);
