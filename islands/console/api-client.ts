@@ -27,8 +27,12 @@ export function reportHttpFailure(status: number, message?: string): void {
   showToast(text("错误：") + (message ?? String(status)), "error");
 }
 
-/** Calls /api; resolves with the envelope's data or rejects after telling the user why. */
-export async function apiCall<T = unknown>(method: string, url: string, body?: unknown, quiet = false): Promise<Envelope<T>> {
+/**
+ * Calls /api; resolves with the envelope's data or rejects after telling the user why.
+ * `failureText` replaces the generic 请求失败 when the call never got an answer with a message
+ * (settings use the spec's 保存失败，请重试).
+ */
+export async function apiCall<T = unknown>(method: string, url: string, body?: unknown, quiet = false, failureText?: string): Promise<Envelope<T>> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -38,7 +42,7 @@ export async function apiCall<T = unknown>(method: string, url: string, body?: u
       credentials: "same-origin",
     });
   } catch (error) {
-    showToast(text("请求失败"), "error");
+    showToast(failureText ?? text("请求失败"), "error");
     throw new ApiFailure(String(error));
   }
   let envelope: Envelope<T> | undefined;
@@ -52,7 +56,7 @@ export async function apiCall<T = unknown>(method: string, url: string, body?: u
     throw new ApiFailure(envelope?.message ?? String(response.status));
   }
   if (!envelope || !envelope.success) {
-    if (!quiet) showToast(envelope?.message || text("请求失败"), "error");
+    if (!quiet) showToast(envelope?.message || failureText || text("请求失败"), "error");
     throw new ApiFailure(envelope?.message ?? "");
   }
   return envelope;

@@ -7,6 +7,7 @@
 //   <input data-secret>                                       sent only when filled, then cleared
 //   <button data-log-cleanup data-date-input="#id" data-empty-message data-confirm>   logs before a day
 import { apiCall } from "./api-client.ts";
+import { text } from "./console-data.ts";
 import { showToast } from "./toasts.ts";
 
 type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -62,7 +63,8 @@ function invalidJson(fields: Field[]): string | undefined {
 
 export async function saveOptions(changes: Change[]): Promise<boolean> {
   try {
-    const envelope = await apiCall("PUT", "/api/option/", changes);
+    // A refusal shows the server's reason; a save that got no answer says so (spec §8).
+    const envelope = await apiCall("PUT", "/api/option/", changes, false, text("保存失败，请重试"));
     if (envelope.message) showToast(envelope.message, "success");
     return true;
   } catch {

@@ -112,7 +112,7 @@ export function PricingEditor(props: PricingEditorProps) {
     if (changes.length === 0) return showToast(t("你似乎并没有修改什么"), "warning");
     setSaving(true);
     try {
-      await apiCall("PUT", "/api/option/", changes);
+      await apiCall("PUT", "/api/option/", changes, false, t("保存失败，请重试"));
       sessionStorage.setItem("pending-toast", t("保存成功"));
       window.location.reload();
     } catch {

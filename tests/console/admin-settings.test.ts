@@ -1,5 +1,5 @@
 // The super admin's settings tabs in a real browser: sections send only the changed keys (or warn
-// that nothing changed), JSON editors are checked, the visual pricing editor's rules hold, the
+// that nothing changed, or that a save got no answer), JSON editors are checked, the visual pricing editor's rules hold, the
 // payment settings need the server address, switches save at once (turning password login off
 // asks first), and a new notice appears to visitors.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -86,6 +86,26 @@ describe("settings tabs", () => {
       await saved(() => general.getByRole("button", { name: "保存" }).click());
       expect((await root.get("/api/status")).body.data.display_in_currency).toBe(true);
       await saveScreenshot(page, "settings-operation");
+    });
+  });
+
+  test("a save that gets no answer says 保存失败，请重试 and keeps the change to send again", async () => {
+    await step(page, "save-failed", async () => {
+      await page.goto("/setting?tab=operation");
+      const general = section("operation-general");
+      await page.route("**/api/option/", (route) => (route.request().method() === "PUT" ? route.abort("connectionreset") : route.continue()));
+      try {
+        await general.getByLabel("失败重试次数").fill("5");
+        await general.getByRole("button", { name: "保存" }).click();
+        await toast("保存失败，请重试");
+        expect(await option("RetryTimes")).toBe("3");
+      } finally {
+        await page.unroute("**/api/option/");
+      }
+      // Nothing was committed as the new baseline, so the same change is sent again.
+      await saved(() => general.getByRole("button", { name: "保存" }).click());
+      expect(optionWrites.at(-1)).toEqual([{ key: "RetryTimes", value: "5" }]);
+      expect(await option("RetryTimes")).toBe("5");
     });
   });
 
