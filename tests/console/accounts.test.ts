@@ -213,3 +213,59 @@ describe("available models", () => {
     await context.close();
   }, 30_000);
 });
+
+describe("binding an email address", () => {
+  test("a user binds an address from the personal settings with a mailed code", async () => {
+    await root.put("/api/option/", { key: "EmailVerificationEnabled", value: "false" });
+    await newUserSession(server.url, "quinn");
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await step(page, "bind-email", async () => {
+      await loginThroughForm(page, "quinn", "password123");
+      await page.waitForURL("**/token");
+      await page.goto("/setting");
+      await page.getByRole("button", { name: "绑定邮箱" }).click();
+      const dialog = page.locator("#bind-email");
+      await dialog.getByLabel("邮箱").fill("quinn@example.com");
+      await dialog.getByRole("button", { name: "获取验证码" }).click();
+      await toast(page, "验证码发送成功，请检查你的邮箱！");
+      const code = /\b(\d{6})\b/.exec((await mail.waitForMail("quinn@example.com")).bodyText)![1]!;
+      await dialog.getByLabel("验证码", { exact: true }).fill(code);
+      await dialog.getByRole("button", { name: "确定" }).click();
+      // The page reloads with the address bound.
+      await page.getByRole("button", { name: "修改绑定" }).waitFor();
+      const [quinn] = await server.store.query<{ email: string }>("select email from users where username = 'quinn'");
+      expect(quinn!.email).toBe("quinn@example.com");
+    });
+    await context.close();
+  }, 30_000);
+});
+
+describe("invite links", () => {
+  test("the invite code of /register?aff= is kept while the visitor looks around, and credits the inviter", async () => {
+    await root.put("/api/option/", [
+      { key: "EmailVerificationEnabled", value: "false" },
+      { key: "QuotaForInviter", value: "7000" },
+    ]);
+    const inviter = await newUserSession(server.url, "rosa");
+    const code = (await inviter.get("/api/user/aff")).body.data as string;
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await step(page, "invited-register", async () => {
+      await page.goto(`/register?aff=${code}`);
+      await page.goto("/about");
+      await page.goto("/register");
+      expect(await page.locator('input[name="aff_code"]').inputValue()).toBe(code);
+      await page.getByLabel("用户名", { exact: true }).fill("sami");
+      await page.getByLabel("密码", { exact: true }).fill("password123");
+      await page.getByLabel("确认密码").fill("password123");
+      await page.getByRole("button", { name: "注册", exact: true }).click();
+      await page.waitForURL("**/login");
+    });
+    const [rosa] = await server.store.query<{ id: number; aff_count: number; aff_quota: number }>("select id, aff_count, aff_quota from users where username = 'rosa'");
+    const [sami] = await server.store.query<{ inviter_id: number }>("select inviter_id from users where username = 'sami'");
+    expect([Number(rosa!.aff_count), Number(rosa!.aff_quota)]).toEqual([1, 7000]);
+    expect(Number(sami!.inviter_id)).toBe(Number(rosa!.id));
+    await context.close();
+  }, 30_000);
+});
