@@ -1,7 +1,7 @@
 // Server-rendered pages over HTTP: admin content rendered safely (Markdown, HTML, https frame),
 // the footer and notice sanitised, the guard's redirect, languages, and the security headers.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type ApiSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 let server: TestServer;
@@ -132,5 +132,53 @@ describe("guard, languages and headers", () => {
     const runtime = await (await fetch(server.url + scripts[0])).text();
     expect(runtime).not.toContain("react");
     expect(runtime.length).toBeLessThan(30_000);
+  });
+});
+
+describe("sidebar", () => {
+  /** The hrefs of the sidebar's entries (and sub-entries) on one page. */
+  const entries = async (cookie: string) => {
+    const { html } = await page("/setting", { cookie });
+    const aside = /<aside id="sidebar"[\s\S]*?<\/aside>/.exec(html)?.[0] ?? "";
+    return [...aside.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
+  };
+  const everyone = ["/playground", "/token", "/topup", "/log", "/setting"];
+  const adminOnly = ["/channel", "/redemption", "/user"];
+  const flagged: [string, string][] = [["DataExportEnabled", "/detail"], ["DrawingEnabled", "/midjourney"], ["TaskEnabled", "/task"]];
+
+  test("shows the admin entries by role and the feature entries by their switches", async () => {
+    const member = await newUserSession(server.url, "sidebar1");
+    const admin = await newUserSession(server.url, "sidebar2");
+    await server.store.query("update users set role = 10 where username = 'sidebar2'");
+    await setOption("Chats", JSON.stringify([{ "Chat One": "https://one.example/#/?key={key}" }, { "Chat Two": "https://two.example/?k={key}" }]));
+    for (const [key] of flagged) await setOption(key, "true");
+
+    const memberEntries = await entries(member.cookie);
+    for (const href of [...everyone, ...flagged.map(([, href]) => href), "/chat/0", "/chat/1"]) expect(memberEntries).toContain(href);
+    for (const href of adminOnly) expect(memberEntries).not.toContain(href);
+    const adminEntries = await entries(admin.cookie);
+    for (const href of [...everyone, ...adminOnly]) expect(adminEntries).toContain(href);
+
+    for (const [key] of flagged) await setOption(key, "false");
+    await setOption("Chats", "[]");
+    const reduced = await entries(member.cookie);
+    for (const [, href] of flagged) expect(reduced).not.toContain(href);
+    expect(reduced.some((href) => href.startsWith("/chat"))).toBe(false);
+    for (const href of everyone) expect(reduced).toContain(href);
+    for (const [key] of flagged) await setOption(key, "true");
+  });
+
+  test("starts collapsed when DefaultCollapseSidebar says so, unless the visitor chose otherwise", async () => {
+    const collapsed = async (cookie: string) => /<body class="[^"]*sidebar-collapsed/.test((await page("/setting", { cookie })).html);
+    expect(await collapsed(root.cookie)).toBe(false);
+    await setOption("DefaultCollapseSidebar", "true");
+    expect(await collapsed(root.cookie)).toBe(true);
+    expect(await collapsed(`${root.cookie}; sidebar_collapsed=false`)).toBe(false);
+    await setOption("DefaultCollapseSidebar", "false");
+    expect(await collapsed(`${root.cookie}; sidebar_collapsed=true`)).toBe(true);
+  });
+
+  test("visitors get no sidebar", async () => {
+    expect((await page("/about")).html).not.toContain('id="sidebar"');
   });
 });
