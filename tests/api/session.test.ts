@@ -181,6 +181,8 @@ describe("PUT /api/user/self", () => {
     expect(short.body).toEqual({ success: false, message: "密码长度不得小于 8 位！" });
     const wrongOriginal = await session.put("/api/user/self", { password: "newpassword1", original_password: "nope-nope" });
     expect(wrongOriginal.body.message).toBe("原密码错误");
+    const mismatch = await session.put("/api/user/self", { password: "newpassword1", password2: "newpassword2", original_password: "password123" });
+    expect(mismatch.body).toEqual({ success: false, message: "两次输入的密码不一致！" });
     const changed = await session.put("/api/user/self", { password: "newpassword1", original_password: "password123" });
     expect(changed.body.message).toBe("密码修改成功！");
     expect((await session.get("/api/user/self")).status).toBe(200);
