@@ -182,3 +182,57 @@ describe("sidebar", () => {
     expect((await page("/about")).html).not.toContain('id="sidebar"');
   });
 });
+
+describe("sign-in and registration pages", () => {
+  const setOptions = async (entries: Record<string, string>) =>
+    expect((await root.put("/api/option/", Object.entries(entries).map(([key, value]) => ({ key, value })))).body.success).toBe(true);
+
+  test("show each sign-in method by its switch", async () => {
+    const plain = (await page("/login")).html;
+    expect(plain).toContain('data-api-form="POST /api/user/login"');
+    expect(plain).toContain('href="/register"');
+    for (const text of ["使用 GitHub 继续", "使用 LinuxDO 继续", "使用微信继续", "data-telegram-login"]) expect(plain).not.toContain(text);
+
+    await setOptions({
+      GitHubClientId: "gh-client-1", GitHubClientSecret: "gh-secret", GitHubOAuthEnabled: "true",
+      LinuxDOClientId: "ld-client-1", LinuxDOClientSecret: "ld-secret", LinuxDOOAuthEnabled: "true",
+      WeChatServerAddress: "https://wechat.example", WeChatServerToken: "wx-token", WeChatAccountQRCodeImageURL: "https://wechat.example/qr.png", WeChatAuthEnabled: "true",
+      TelegramBotToken: "123:abc", TelegramBotName: "yard_bot", TelegramOAuthEnabled: "true",
+      PasswordLoginEnabled: "false", RegisterEnabled: "false",
+    });
+    const social = (await page("/login")).html;
+    expect(social).toMatch(/data-oauth-authorize="[^"]*github[^"]*client_id=gh-client-1/);
+    expect(social).toMatch(/data-oauth-authorize="[^"]*client_id=ld-client-1/);
+    expect(social).toContain("使用微信继续");
+    expect(social).toContain('src="https://wechat.example/qr.png"');
+    expect(social).toContain('data-telegram-login="yard_bot"');
+    expect(social).toContain("管理员关闭了密码登录");
+    expect(social).not.toContain('data-api-form="POST /api/user/login"');
+    expect(social).not.toContain('href="/register"');
+    expect((await page("/register")).html).toContain("管理员关闭了新用户注册");
+
+    await setOptions({
+      GitHubOAuthEnabled: "false", LinuxDOOAuthEnabled: "false", WeChatAuthEnabled: "false", TelegramOAuthEnabled: "false",
+      PasswordLoginEnabled: "true", RegisterEnabled: "true",
+    });
+    expect((await page("/login")).html).not.toContain("使用 GitHub 继续");
+  });
+
+  test("registration asks for an email code only when verification is on, and carries ?aff=", async () => {
+    const plain = (await page("/register?aff=Ab12")).html;
+    expect(plain).toMatch(/name="aff_code"[^>]*value="Ab12"|value="Ab12"[^>]*name="aff_code"/);
+    expect(plain).not.toContain('name="verification_code"');
+    await setOptions({ SMTPServer: "127.0.0.1", EmailVerificationEnabled: "true" });
+    const verifying = (await page("/register")).html;
+    expect(verifying).toContain('name="verification_code"');
+    expect(verifying).toContain("获取验证码");
+    await setOptions({ EmailVerificationEnabled: "false", SMTPServer: "" });
+  });
+
+  test("/login?expired=true says the session ended", async () => {
+    // The text also rides in the runtime's catalogue; the notice is the alert.
+    const notice = /role="alert"[^>]*>\s*<span>未登录或登录已过期，请重新登录<\/span>/;
+    expect((await page("/login")).html).not.toMatch(notice);
+    expect((await page("/login?expired=true")).html).toMatch(notice);
+  });
+});
