@@ -85,6 +85,15 @@ describe("email codes", () => {
     expect(await server.store.query("select id from users where username = ?", "bob")).toHaveLength(0);
   });
 
+  test("a refused registration (taken username) leaves the code usable", async () => {
+    await sendCode("gina@example.com");
+    const code = codeIn((await sink.waitForMail("gina@example.com")).bodyText);
+    const taken = await visitor().post("/api/user/register", { username: "alice", password: "password123", email: "gina@example.com", verification_code: code });
+    expect(taken.body).toEqual({ success: false, message: "用户名已存在，或已注销" });
+    const retried = await visitor().post("/api/user/register", { username: "gina", password: "password123", email: "gina@example.com", verification_code: code });
+    expect(retried.body).toEqual({ success: true, message: "注册成功！" });
+  });
+
   test("an expired code is refused", async () => {
     await sendCode("dave@example.com");
     const code = codeIn((await sink.waitForMail("dave@example.com")).bodyText);

@@ -1,7 +1,7 @@
 // Server-rendered pages over HTTP: admin content rendered safely (Markdown, HTML, https frame),
 // the footer and notice sanitised, the guard's redirect, languages, and the security headers.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type ApiSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 let server: TestServer;
@@ -132,5 +132,107 @@ describe("guard, languages and headers", () => {
     const runtime = await (await fetch(server.url + scripts[0])).text();
     expect(runtime).not.toContain("react");
     expect(runtime.length).toBeLessThan(30_000);
+  });
+});
+
+describe("sidebar", () => {
+  /** The hrefs of the sidebar's entries (and sub-entries) on one page. */
+  const entries = async (cookie: string) => {
+    const { html } = await page("/setting", { cookie });
+    const aside = /<aside id="sidebar"[\s\S]*?<\/aside>/.exec(html)?.[0] ?? "";
+    return [...aside.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
+  };
+  const everyone = ["/playground", "/token", "/topup", "/log", "/setting"];
+  const adminOnly = ["/channel", "/redemption", "/user"];
+  const flagged: [string, string][] = [["DataExportEnabled", "/detail"], ["DrawingEnabled", "/midjourney"], ["TaskEnabled", "/task"]];
+
+  test("shows the admin entries by role and the feature entries by their switches", async () => {
+    const member = await newUserSession(server.url, "sidebar1");
+    const admin = await newUserSession(server.url, "sidebar2");
+    await server.store.query("update users set role = 10 where username = 'sidebar2'");
+    await setOption("Chats", JSON.stringify([{ "Chat One": "https://one.example/#/?key={key}" }, { "Chat Two": "https://two.example/?k={key}" }]));
+    for (const [key] of flagged) await setOption(key, "true");
+
+    const memberEntries = await entries(member.cookie);
+    for (const href of [...everyone, ...flagged.map(([, href]) => href), "/chat/0", "/chat/1"]) expect(memberEntries).toContain(href);
+    for (const href of adminOnly) expect(memberEntries).not.toContain(href);
+    const adminEntries = await entries(admin.cookie);
+    for (const href of [...everyone, ...adminOnly]) expect(adminEntries).toContain(href);
+
+    for (const [key] of flagged) await setOption(key, "false");
+    await setOption("Chats", "[]");
+    const reduced = await entries(member.cookie);
+    for (const [, href] of flagged) expect(reduced).not.toContain(href);
+    expect(reduced.some((href) => href.startsWith("/chat"))).toBe(false);
+    for (const href of everyone) expect(reduced).toContain(href);
+    for (const [key] of flagged) await setOption(key, "true");
+  });
+
+  test("starts collapsed when DefaultCollapseSidebar says so, unless the visitor chose otherwise", async () => {
+    const collapsed = async (cookie: string) => /<body class="[^"]*sidebar-collapsed/.test((await page("/setting", { cookie })).html);
+    expect(await collapsed(root.cookie)).toBe(false);
+    await setOption("DefaultCollapseSidebar", "true");
+    expect(await collapsed(root.cookie)).toBe(true);
+    expect(await collapsed(`${root.cookie}; sidebar_collapsed=false`)).toBe(false);
+    await setOption("DefaultCollapseSidebar", "false");
+    expect(await collapsed(`${root.cookie}; sidebar_collapsed=true`)).toBe(true);
+  });
+
+  test("visitors get no sidebar", async () => {
+    expect((await page("/about")).html).not.toContain('id="sidebar"');
+  });
+});
+
+describe("sign-in and registration pages", () => {
+  const setOptions = async (entries: Record<string, string>) =>
+    expect((await root.put("/api/option/", Object.entries(entries).map(([key, value]) => ({ key, value })))).body.success).toBe(true);
+
+  test("show each sign-in method by its switch", async () => {
+    const plain = (await page("/login")).html;
+    expect(plain).toContain('data-api-form="POST /api/user/login"');
+    expect(plain).toContain('href="/register"');
+    for (const text of ["使用 GitHub 继续", "使用 LinuxDO 继续", "使用微信继续", "data-telegram-login"]) expect(plain).not.toContain(text);
+
+    await setOptions({
+      GitHubClientId: "gh-client-1", GitHubClientSecret: "gh-secret", GitHubOAuthEnabled: "true",
+      LinuxDOClientId: "ld-client-1", LinuxDOClientSecret: "ld-secret", LinuxDOOAuthEnabled: "true",
+      WeChatServerAddress: "https://wechat.example", WeChatServerToken: "wx-token", WeChatAccountQRCodeImageURL: "https://wechat.example/qr.png", WeChatAuthEnabled: "true",
+      TelegramBotToken: "123:abc", TelegramBotName: "yard_bot", TelegramOAuthEnabled: "true",
+      PasswordLoginEnabled: "false", RegisterEnabled: "false",
+    });
+    const social = (await page("/login")).html;
+    expect(social).toMatch(/data-oauth-authorize="[^"]*github[^"]*client_id=gh-client-1/);
+    expect(social).toMatch(/data-oauth-authorize="[^"]*client_id=ld-client-1/);
+    expect(social).toContain("使用微信继续");
+    expect(social).toContain('src="https://wechat.example/qr.png"');
+    expect(social).toContain('data-telegram-login="yard_bot"');
+    expect(social).toContain("管理员关闭了密码登录");
+    expect(social).not.toContain('data-api-form="POST /api/user/login"');
+    expect(social).not.toContain('href="/register"');
+    expect((await page("/register")).html).toContain("管理员关闭了新用户注册");
+
+    await setOptions({
+      GitHubOAuthEnabled: "false", LinuxDOOAuthEnabled: "false", WeChatAuthEnabled: "false", TelegramOAuthEnabled: "false",
+      PasswordLoginEnabled: "true", RegisterEnabled: "true",
+    });
+    expect((await page("/login")).html).not.toContain("使用 GitHub 继续");
+  });
+
+  test("registration asks for an email code only when verification is on, and carries ?aff=", async () => {
+    const plain = (await page("/register?aff=Ab12")).html;
+    expect(plain).toMatch(/name="aff_code"[^>]*value="Ab12"|value="Ab12"[^>]*name="aff_code"/);
+    expect(plain).not.toContain('name="verification_code"');
+    await setOptions({ SMTPServer: "127.0.0.1", EmailVerificationEnabled: "true" });
+    const verifying = (await page("/register")).html;
+    expect(verifying).toContain('name="verification_code"');
+    expect(verifying).toContain("获取验证码");
+    await setOptions({ EmailVerificationEnabled: "false", SMTPServer: "" });
+  });
+
+  test("/login?expired=true says the session ended", async () => {
+    // The text also rides in the runtime's catalogue; the notice is the alert.
+    const notice = /role="alert"[^>]*>\s*<span>未登录或登录已过期，请重新登录<\/span>/;
+    expect((await page("/login")).html).not.toMatch(notice);
+    expect((await page("/login?expired=true")).html).toMatch(notice);
   });
 });

@@ -1,6 +1,7 @@
 // Password sign-in, sign-out, the session cookie, the New-Api-User rule and access tokens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { createTestStore } from "../helpers/test-store.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 let server: TestServer;
@@ -106,6 +107,29 @@ describe("GET /api/user/logout", () => {
   });
 });
 
+describe("the session secret", () => {
+  test("is generated once and kept in the store, so a session survives a restart; another secret refuses it", async () => {
+    const store = await createTestStore();
+    const carry = (from: ApiSession, url: string) => Object.assign(new ApiSession(url), { cookie: from.cookie, userId: from.userId });
+    try {
+      const first = await startTestServer({ store, env: { SESSION_SECRET: "" } });
+      const session = await rootSession(first.url);
+      await first.stop();
+      const second = await startTestServer({ store, env: { SESSION_SECRET: "" } });
+      const self = await carry(session, second.url).get("/api/user/self");
+      await second.stop();
+      expect(self.status).toBe(200);
+      expect(self.body.data.username).toBe("root");
+      const third = await startTestServer({ store, env: { SESSION_SECRET: "an-operator-chosen-secret-value" } });
+      const refused = await carry(session, third.url).get("/api/user/self");
+      await third.stop();
+      expect(refused.status).toBe(401);
+    } finally {
+      await store.dispose();
+    }
+  }, 60_000);
+});
+
 describe("system access token", () => {
   test("GET /api/user/token returns a new token that works in Authorization, once per reset", async () => {
     const session = await rootSession(server.url);
@@ -157,6 +181,8 @@ describe("PUT /api/user/self", () => {
     expect(short.body).toEqual({ success: false, message: "密码长度不得小于 8 位！" });
     const wrongOriginal = await session.put("/api/user/self", { password: "newpassword1", original_password: "nope-nope" });
     expect(wrongOriginal.body.message).toBe("原密码错误");
+    const mismatch = await session.put("/api/user/self", { password: "newpassword1", password2: "newpassword2", original_password: "password123" });
+    expect(mismatch.body).toEqual({ success: false, message: "两次输入的密码不一致！" });
     const changed = await session.put("/api/user/self", { password: "newpassword1", original_password: "password123" });
     expect(changed.body.message).toBe("密码修改成功！");
     expect((await session.get("/api/user/self")).status).toBe(200);

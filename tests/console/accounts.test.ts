@@ -213,3 +213,122 @@ describe("available models", () => {
     await context.close();
   }, 30_000);
 });
+
+describe("binding an email address", () => {
+  test("a user binds an address from the personal settings with a mailed code", async () => {
+    await root.put("/api/option/", { key: "EmailVerificationEnabled", value: "false" });
+    await newUserSession(server.url, "quinn");
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await step(page, "bind-email", async () => {
+      await loginThroughForm(page, "quinn", "password123");
+      await page.waitForURL("**/token");
+      await page.goto("/setting");
+      await page.getByRole("button", { name: "绑定邮箱" }).click();
+      const dialog = page.locator("#bind-email");
+      await dialog.getByLabel("邮箱").fill("quinn@example.com");
+      await dialog.getByRole("button", { name: "获取验证码" }).click();
+      await toast(page, "验证码发送成功，请检查你的邮箱！");
+      const code = /\b(\d{6})\b/.exec((await mail.waitForMail("quinn@example.com")).bodyText)![1]!;
+      await dialog.getByLabel("验证码", { exact: true }).fill(code);
+      await dialog.getByRole("button", { name: "确定" }).click();
+      // The page reloads with the address bound.
+      await page.getByRole("button", { name: "修改绑定" }).waitFor();
+      const [quinn] = await server.store.query<{ email: string }>("select email from users where username = 'quinn'");
+      expect(quinn!.email).toBe("quinn@example.com");
+    });
+    await context.close();
+  }, 30_000);
+});
+
+describe("invite links", () => {
+  test("the invite code of /register?aff= is kept while the visitor looks around, and credits the inviter", async () => {
+    await root.put("/api/option/", [
+      { key: "EmailVerificationEnabled", value: "false" },
+      { key: "QuotaForInviter", value: "7000" },
+    ]);
+    const inviter = await newUserSession(server.url, "rosa");
+    const code = (await inviter.get("/api/user/aff")).body.data as string;
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await step(page, "invited-register", async () => {
+      await page.goto(`/register?aff=${code}`);
+      await page.goto("/about");
+      await page.goto("/register");
+      expect(await page.locator('input[name="aff_code"]').inputValue()).toBe(code);
+      await page.getByLabel("用户名", { exact: true }).fill("sami");
+      await page.getByLabel("密码", { exact: true }).fill("password123");
+      await page.getByLabel("确认密码").fill("password123");
+      await page.getByRole("button", { name: "注册", exact: true }).click();
+      await page.waitForURL("**/login");
+    });
+    const [rosa] = await server.store.query<{ id: number; aff_count: number; aff_quota: number }>("select id, aff_count, aff_quota from users where username = 'rosa'");
+    const [sami] = await server.store.query<{ inviter_id: number }>("select inviter_id from users where username = 'sami'");
+    expect([Number(rosa!.aff_count), Number(rosa!.aff_quota)]).toEqual([1, 7000]);
+    expect(Number(sami!.inviter_id)).toBe(Number(rosa!.id));
+    await context.close();
+  }, 30_000);
+});
+
+describe("personal settings", () => {
+  test("a user copies the invite link, moves earnings to the balance, changes the password and deletes the account", async () => {
+    await root.put("/api/option/", { key: "EmailVerificationEnabled", value: "false" });
+    await newUserSession(server.url, "tara");
+    await server.store.query("update users set aff_quota = 600000, quota = 0 where username = 'tara'");
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await loginThroughForm(page, "tara", "password123");
+    await page.waitForURL("**/token");
+    await page.goto("/setting");
+    await step(page, "invite-link", async () => {
+      await page.getByRole("button", { name: "复制邀请链接" }).click();
+      await toast(page, "邀请链接已复制到剪贴板");
+      const [tara] = await server.store.query<{ aff_code: string }>("select aff_code from users where username = 'tara'");
+      const link = `${server.url}/register?aff=${tara!.aff_code}`;
+      expect(await page.locator("#invite-link").inputValue()).toBe(link);
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    });
+    await step(page, "aff-transfer", async () => {
+      await page.getByLabel("划转额度").fill("600000");
+      await page.getByRole("button", { name: "划转到余额" }).click();
+      await page.waitForLoadState("load");
+      const read = async () => (await server.store.query<{ quota: number; aff_quota: number }>("select quota, aff_quota from users where username = 'tara'"))[0]!;
+      for (let tries = 0; tries < 50 && Number((await read()).quota) === 0; tries++) await Bun.sleep(100);
+      const row = await read();
+      expect([Number(row.quota), Number(row.aff_quota)]).toEqual([600000, 0]);
+    });
+    await step(page, "password", async () => {
+      const form = page.locator("form").filter({ has: page.getByLabel("原密码") });
+      await form.getByLabel("原密码").fill("wrong-password");
+      await form.getByLabel("新密码", { exact: true }).fill("second-password1");
+      await form.getByLabel("确认新密码").fill("second-password1");
+      await form.getByRole("button", { name: "修改密码" }).click();
+      await toast(page, "原密码错误");
+      await form.getByLabel("原密码").fill("password123");
+      await form.getByLabel("确认新密码").fill("second-password2");
+      await form.getByRole("button", { name: "修改密码" }).click();
+      await toast(page, "两次输入的密码不一致！");
+      await form.getByLabel("确认新密码").fill("second-password1");
+      await form.getByRole("button", { name: "修改密码" }).click();
+      await toast(page, "密码修改成功！");
+      expect((await new ApiSession(server.url).login("tara", "password123")).body.success).toBe(false);
+      expect((await new ApiSession(server.url).login("tara", "second-password1")).body.success).toBe(true);
+    });
+    await step(page, "delete-account", async () => {
+      // This browser's session was renewed by the password change and still works.
+      await page.reload();
+      await page.getByRole("button", { name: "删除账户" }).click();
+      const dialog = page.locator("#delete-account");
+      await dialog.getByRole("textbox").fill("not-tara");
+      await dialog.getByRole("button", { name: "删除账户" }).click();
+      await toast(page, "请输入你的账户名以确认删除！");
+      await dialog.getByRole("textbox").fill("tara");
+      await dialog.getByRole("button", { name: "删除账户" }).click();
+      await page.waitForURL("**/login");
+      await toast(page, "账户已删除！");
+      const [tara] = await server.store.query<{ deleted_at: number | null }>("select deleted_at from users where username = 'tara'");
+      expect(tara!.deleted_at).not.toBeNull();
+    });
+    await context.close();
+  }, 40_000);
+});

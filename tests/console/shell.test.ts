@@ -97,6 +97,21 @@ describe("console shell", () => {
     await context.close();
   });
 
+  test("the New Year greeting appears on 1 January only, and sets off fireworks", async () => {
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await page.clock.setFixedTime(new Date(2031, 5, 15, 12, 0, 0));
+    await page.goto("/about");
+    expect(await page.getByRole("button", { name: "新年快乐" }).isVisible()).toBe(false);
+    await page.clock.setFixedTime(new Date(2031, 0, 1, 9, 30, 0));
+    await page.reload();
+    const greeting = page.getByRole("button", { name: "新年快乐" });
+    await greeting.waitFor();
+    await greeting.click();
+    await page.getByText("🎆").first().waitFor({ state: "attached" });
+    await context.close();
+  });
+
   test("the collapsed sidebar is remembered across pages and reloads", async () => {
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();

@@ -142,6 +142,20 @@ describe("users", () => {
     await world.server.store.query("update users set status = 2 where username = ?", "banned");
     await expectRefusal(chat(bannedKey), 403, "用户已被封禁");
   });
+
+  test("a ban, an unban and a deletion from user management reach a user already in the cache at once", async () => {
+    const member = await newUserSession(world.server.url, "managed");
+    await world.server.store.query("update users set quota = 10000000 where username = ?", "managed");
+    const key = (await addToken(member, { name: "m" })).key;
+    expect((await chat(key)).status).toBe(200);
+    const manage = (action: string) => world.root.post("/api/user/manage", { id: member.userId, action });
+    expect((await manage("disable")).body.data).toEqual({ status: 2, role: 1 });
+    await expectRefusal(chat(key), 403, "用户已被封禁");
+    expect((await manage("enable")).body.data).toEqual({ status: 1, role: 1 });
+    expect((await chat(key)).status).toBe(200);
+    expect((await manage("delete")).body.success).toBe(true);
+    await expectRefusal(chat(key), 401, "无效的令牌");
+  });
 });
 
 describe("guards", () => {

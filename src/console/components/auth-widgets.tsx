@@ -25,14 +25,18 @@ export function TurnstileWidget(props: { context: PageContext }) {
   return <div class="cf-turnstile" data-sitekey={status.turnstile_site_key}></div>;
 }
 
-/** Email and code fields; the button mails a code and then counts 30 seconds down. */
-export function EmailCodeFields(props: { context: PageContext; emailValue?: string }) {
+/**
+ * Email and code fields; the button mails a code and then counts 30 seconds down. The code's
+ * field name follows the endpoint: registration reads verification_code, the email bind reads
+ * code (spec §7).
+ */
+export function EmailCodeFields(props: { context: PageContext; emailValue?: string; codeName?: "verification_code" | "code" }) {
   const { t } = props.context;
   return (
     <>
       <TextField name="email" label={t("邮箱")} type="email" autocomplete="email" value={props.emailValue} />
       <div class="flex items-end gap-2">
-        <TextField name="verification_code" label={t("验证码")} autocomplete="one-time-code" />
+        <TextField name={props.codeName ?? "verification_code"} label={t("验证码")} autocomplete="one-time-code" />
         <button
           type="button"
           class="btn"

@@ -148,6 +148,8 @@ export async function registerWithPassword(body: unknown): Promise<UserRow> {
     if (!input.email || !input.verification_code) throw invalid("管理员开启了邮箱验证，请输入邮箱地址和验证码");
     email = acceptableEmail(input.email);
     if (await emailTaken(email)) throw invalid("邮箱地址已被占用");
+    // Refusals that do not depend on the code come first, so a mistyped form keeps its code.
+    if (await usernameTaken(input.username)) throw invalid("用户名已存在，或已注销");
     const verified = await consumeCode("email_verification", email, input.verification_code);
     if (!verified) throw invalid("验证码错误或已过期");
   }

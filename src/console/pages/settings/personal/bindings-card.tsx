@@ -24,7 +24,7 @@ function EmailBindDialog(props: { context: PageContext }) {
   return (
     <Modal id="bind-email" t={t} title={t("绑定邮箱地址")}>
       <form class="flex flex-col gap-3" data-api-form="GET /api/oauth/email/bind" data-success="reload" novalidate>
-        <EmailCodeFields context={props.context} />
+        <EmailCodeFields context={props.context} codeName="code" />
         <TurnstileWidget context={props.context} />
         <div class="modal-action">
           <button type="submit" class="btn btn-primary" safe>{t("确定")}</button>
