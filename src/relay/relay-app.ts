@@ -40,7 +40,7 @@ export function relayApp(deps: WebDeps) {
   startRelayCaches();
   const timeouts: RelayTimeouts = { relayMs: config.relayTimeoutSeconds * 1000, streamIdleMs: config.streamingTimeoutSeconds * 1000 };
   const viaToken = (request: Request, server: Server) => () =>
-    authenticateToken(request.headers, clientAddress(request, server, config.trustProxy));
+    authenticateToken(request.headers, () => clientAddress(request, server, config.trustProxy));
   const relay =
     (endpoint: EndpointSpec) =>
     ({ request, server }: { request: Request; server: Server }) =>

@@ -6,9 +6,26 @@ let counter = Math.floor(Math.random() * 1_000_000);
 
 const pad = (value: number, width = 2) => String(value).padStart(width, "0");
 
-export function newRequestId(now = new Date()): string {
+const timePart = (now: Date) =>
+  `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+
+// The time part changes once a second; every request of that second reuses it.
+let cachedSecond = -1;
+let cachedTimePart = "";
+
+function currentTimePart(): string {
+  const milliseconds = Date.now();
+  const second = Math.floor(milliseconds / 1000);
+  if (second !== cachedSecond) {
+    cachedSecond = second;
+    cachedTimePart = timePart(new Date(milliseconds));
+  }
+  return cachedTimePart;
+}
+
+export function newRequestId(now?: Date): string {
   counter = (counter + 1) % 1_000_000;
   let suffix = "";
   for (let index = 0; index < 8; index++) suffix += letters[Math.floor(Math.random() * letters.length)];
-  return `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}${pad(counter, 6)}${suffix}`;
+  return `${now ? timePart(now) : currentTimePart()}${pad(counter, 6)}${suffix}`;
 }

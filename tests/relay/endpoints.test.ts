@@ -69,6 +69,7 @@ describe("chat completions", () => {
     expect(response.headers.get("content-type")).toStartWith("text/event-stream");
     expect(response.text.trimEnd().endsWith("data: [DONE]")).toBe(true);
     expect(response.headers.get("x-oneapi-request-id")).toMatch(/^\d{20}[A-Za-z0-9]{8}$/);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   });
 });
 

@@ -56,7 +56,8 @@ export function resolveGroup(userGroup: string, requested: string): string {
   return requested;
 }
 
-export async function authenticateToken(headers: Headers, clientAddress: string): Promise<RelayCaller> {
+/** `clientAddress` is asked only when the token has an allow-list (reading it costs a lookup). */
+export async function authenticateToken(headers: Headers, clientAddress: () => string): Promise<RelayCaller> {
   const apiKey = readApiKey(headers);
   if (!apiKey.key) throw tokenError("未提供令牌");
   const cachedToken = peekToken(apiKey.key);
@@ -74,7 +75,7 @@ export async function authenticateToken(headers: Headers, clientAddress: string)
     pinnedChannelId = Number(apiKey.pinnedChannel);
     if (!/^\d+$/.test(apiKey.pinnedChannel) || !Number.isSafeInteger(pinnedChannelId)) throw new AppError("invalid", "无效的渠道 Id");
   }
-  if (token.allowIps && !token.allowIps.allows(clientAddress)) {
+  if (token.allowIps && !token.allowIps.allows(clientAddress())) {
     throw new AppError("forbidden", "您的 IP 不在令牌允许访问的列表中");
   }
   return {

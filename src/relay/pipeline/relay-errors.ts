@@ -20,6 +20,7 @@ export const relayHeaders = (requestId: string): Record<string, string> => ({
   "x-oneapi-request-id": requestId,
   "access-control-allow-origin": "*",
   "access-control-expose-headers": "x-oneapi-request-id",
+  "x-content-type-options": "nosniff",
 });
 
 function json(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response {

@@ -41,9 +41,11 @@ export function createSseParser(): SseParser {
       buffer = buffer ? buffer + text : text;
       const events: SseEvent[] = [];
       let start = 0;
+      // Most upstreams end lines with \n alone: look for \r\n\r\n only when a \r came.
+      const mayUseCrlf = buffer.includes("\r");
       for (;;) {
         const lf = buffer.indexOf("\n\n", start);
-        const crlf = buffer.indexOf("\r\n\r\n", start);
+        const crlf = mayUseCrlf ? buffer.indexOf("\r\n\r\n", start) : -1;
         let end: number;
         let length: number;
         if (crlf >= 0 && (lf < 0 || crlf < lf)) {
