@@ -46,6 +46,17 @@ export async function authenticate(
   return caller;
 }
 
+/**
+ * The caller of a public endpoint that shows more to someone signed in: the session's user, or
+ * a script's access token (with its New-Api-User header, as everywhere); else a visitor.
+ */
+export async function optionalCaller(request: Request, sessionJwt: SessionJwt, sessionToken: string | undefined): Promise<Caller | undefined> {
+  const sessionUser = await readSessionUser(sessionJwt, sessionToken);
+  if (sessionUser) return { user: sessionUser, via: "session" };
+  if (!request.headers.get("authorization")) return undefined;
+  return authenticate(request, sessionJwt, undefined, 0).catch(() => undefined);
+}
+
 export function createAuthGuard(sessionSecret: string) {
   return new Elysia({ name: "auth-guard" }).use(sessionJwtPlugin(sessionSecret)).macro({
     role: (minimumRole: number) => ({

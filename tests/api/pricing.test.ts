@@ -47,6 +47,16 @@ describe("GET /api/pricing", () => {
     expect(rows.some((row) => row.model_name === "house-unpriced")).toBe(true);
     await root.put("/api/option/", { key: "ModelRatio", value: '{"gpt-4o-mini":0.075}' });
   });
+
+  test("a script with the user's access token sees the user's groups; a wrong token gets the visitor's", async () => {
+    const user = await newUserSession(server.url, "svipscript");
+    await server.store.query(`update users set "group" = 'svip' where username = 'svipscript'`);
+    const accessToken = (await user.get("/api/user/token")).body.data as string;
+    const ask = async (authorization: string) =>
+      (await (await fetch(`${server.url}/api/pricing`, { headers: { authorization, "New-Api-User": String(user.userId) } })).json()) as { usable_group: Record<string, string> };
+    expect((await ask(accessToken)).usable_group.svip).toBe("用户分组");
+    expect((await ask("not-the-token")).usable_group.svip).toBeUndefined();
+  });
 });
 
 describe("/pricing", () => {
