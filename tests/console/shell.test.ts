@@ -97,6 +97,18 @@ describe("console shell", () => {
     await context.close();
   });
 
+  test("a table refreshed after the session ended sends the console to /login?expired=true", async () => {
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await loginThroughForm(page, "root", "123456");
+    await page.waitForURL("**/token");
+    await context.clearCookies();
+    await page.getByLabel("每页条数").selectOption("20");
+    await page.waitForURL("**/login?expired=true");
+    await page.getByText("未登录或登录已过期，请重新登录").waitFor();
+    await context.close();
+  });
+
   test("the collapsed sidebar is remembered across pages and reloads", async () => {
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();
