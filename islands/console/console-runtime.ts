@@ -43,6 +43,22 @@ function installActions(): void {
   });
 }
 
+/**
+ * Menus made of <details class="dropdown"> (a row's chat links, a channel's test models) stay
+ * open until their summary is clicked again and would cover the row's other buttons: a click
+ * outside, or on one of their items, closes them.
+ */
+function installDropdownClosing(): void {
+  document.addEventListener("click", (event) => {
+    const target = event.target as HTMLElement | null;
+    for (const menu of document.querySelectorAll<HTMLDetailsElement>("details.dropdown[open]")) {
+      const inside = target ? menu.contains(target) : false;
+      const onItem = inside && target?.closest("summary") === null && target.closest("a,button") !== null;
+      if (!inside || onItem) menu.removeAttribute("open");
+    }
+  });
+}
+
 function installHtmx(): void {
   document.addEventListener("htmx:configRequest", (event) => {
     const detail = (event as CustomEvent<{ headers: Record<string, string> }>).detail;
@@ -86,6 +102,7 @@ function start(): void {
   installOptionForms();
   installFormHelpers();
   installHtmx();
+  installDropdownClosing();
   installNewYear();
   keepInviteCode();
   installAccountFlows();

@@ -52,8 +52,15 @@ export async function streamChat(request: ChatRequest, onText: (text: string) =>
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return { ok: true };
+    let value: string | undefined;
+    let done: boolean;
+    try {
+      ({ value, done } = await reader.read());
+    } catch (error) {
+      // The connection broke (or the caller aborted) half-way: what arrived stays, the error follows.
+      return { ok: false, error: String(error) };
+    }
+    if (done || value === undefined) return { ok: true };
     buffer += value;
     const lines = buffer.split("\n");
     buffer = lines.pop() ?? "";

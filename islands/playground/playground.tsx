@@ -37,8 +37,15 @@ export function Playground(props: PlaygroundProps) {
   const busy = messages.some((message) => message.state === "loading" || message.state === "incomplete");
   const abort = useRef<AbortController | null>(null);
 
-  const updateLast = (change: (message: ShownMessage) => ShownMessage) =>
-    setMessages((current) => [...current.slice(0, -1), change(current.at(-1)!)]);
+  // Only the reply still on screen may change: after "clear context" a late chunk or the end
+  // of an aborted stream has nothing left to update.
+  const updateReply = (controller: AbortController, change: (message: ShownMessage) => ShownMessage) => {
+    if (abort.current !== controller) return;
+    setMessages((current) => {
+      const last = current.at(-1);
+      return last && last.role === "assistant" ? [...current.slice(0, -1), change(last)] : current;
+    });
+  };
 
   async function send() {
     const text = input.trim();
@@ -49,19 +56,23 @@ export function Playground(props: PlaygroundProps) {
     );
     setInput("");
     setMessages((current) => [...current, { role: "user", content: text, state: "complete" }, { role: "assistant", content: "", state: "loading" }]);
-    abort.current = new AbortController();
+    const controller = new AbortController();
+    abort.current = controller;
     const outcome = await streamChat(
       { messages: history, model, group, temperature, max_tokens: maxTokens },
-      (piece) => updateLast((message) => ({ ...message, content: message.content + piece, state: "incomplete" })),
-      abort.current.signal,
+      (piece) => updateReply(controller, (message) => ({ ...message, content: message.content + piece, state: "incomplete" })),
+      controller.signal,
     );
-    updateLast((message) =>
+    updateReply(controller, (message) =>
       outcome.ok ? { ...message, state: "complete" } : { ...message, content: `${message.content}${message.content ? "\n\n" : ""}${outcome.error}`, state: "error" },
     );
+    if (abort.current === controller) abort.current = null;
   }
 
   function clear() {
-    abort.current?.abort();
+    const controller = abort.current;
+    abort.current = null;
+    controller?.abort();
     setMessages([]);
   }
 

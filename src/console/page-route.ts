@@ -1,5 +1,6 @@
 // Registers console pages with their access rule: public pages render for anyone; the others
-// send visitors without a session to /login and refuse users without the role (spec §2 guard).
+// send visitors without a session to /login (partial htmx requests get a 401, which the runtime
+// turns into /login?expired=true) and refuse users without the role (spec §2 guard, §8).
 import type { Cookie } from "elysia";
 import type { SessionJwt } from "../http/session.ts";
 import { sessionCookieName } from "../http/session.ts";
@@ -29,7 +30,12 @@ export function page(access: PageAccess, render: PageRenderer) {
     const token = cookie[sessionCookieName]?.value;
     const context = await createPageContext(request, sessionJwt as SessionJwt, typeof token === "string" ? token : undefined);
     if (access !== "public") {
-      if (!context.user) return Response.redirect(`/login`, 302);
+      if (!context.user) {
+        // htmx would follow a redirect and swap the login page into a table region; a 401
+        // lets the runtime send the browser to /login?expired=true instead (spec §8).
+        if (request.headers.get("hx-request") === "true") return new Response(null, { status: 401 });
+        return Response.redirect(`/login`, 302);
+      }
       if (context.user.role < minimumRole[access]) return renderForbiddenPage(context);
     }
     return render(context, params);

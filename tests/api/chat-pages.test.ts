@@ -57,6 +57,17 @@ describe("/chat/{id}", () => {
     await setOption("Chats", "[]");
     expect((await page("/chat/0", user)).html).toContain("请联系管理员配置聊天链接");
   });
+
+  test("chat links that are not {name: template} pairs are called a configuration error (spec §8)", async () => {
+    await setOption("Chats", JSON.stringify(["https://chat.example.com/?key={key}", { Broken: 5 }]));
+    const { html } = await page("/chat/0", user);
+    expect(html).toContain("聊天链接配置错误，请联系管理员");
+    expect(html).not.toContain("<iframe");
+    expect((await page("/token", user)).html).toContain('title="聊天链接配置错误，请联系管理员"');
+    expect((await page("/chat2link", user)).html).toContain("聊天链接配置错误，请联系管理员");
+    await setOption("Chats", "[]");
+    expect((await page("/token", user)).html).toContain('title="请联系管理员配置聊天链接"');
+  });
 });
 
 describe("/chat2link", () => {

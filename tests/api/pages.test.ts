@@ -99,6 +99,15 @@ describe("guard, languages and headers", () => {
     expect(member.html).toContain("个人信息");
   });
 
+  test("a partial (htmx) request without a session gets 401, not the login page to swap in", async () => {
+    const fragment = await page("/token?p=2", { "hx-request": "true", "hx-target": "token-table" });
+    expect(fragment.status).toBe(401);
+    expect(fragment.html).toBe("");
+    const member = await page("/token?p=1", { cookie: root.cookie, "hx-request": "true", "hx-target": "token-table" });
+    expect(member.status).toBe(200);
+    expect(member.html).toStartWith('<div id="token-table"');
+  });
+
   test("unknown paths are 404 with the spec's text", async () => {
     const missing = await page("/definitely/missing");
     expect(missing.status).toBe(404);

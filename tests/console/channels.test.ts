@@ -1,6 +1,8 @@
 // An admin in a real browser on /channel: creates a channel in the drawer with models fetched
 // from the upstream, tests it and sees the response-time colour, switches to tag mode and
-// disables a tag; and meets each channel-form message of spec §5.
+// disables a tag; edits, copies, tests with a chosen model and re-weights rows in place; sees an
+// automatic disable's reason; keeps its page size and ID sort; and meets each channel-form
+// message of spec §5.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
@@ -147,4 +149,88 @@ describe("channel page", () => {
       await toast(page, "模型映射必须是合法的 JSON 格式！");
     });
   }, 60_000);
+  test("row actions: edit in the drawer, copy, test with a chosen model, priority in place; auto-disable reason; remembered choices", async () => {
+    const made = await root.post("/api/channel/", { name: "row-tools", type: 1, key: "sk-row-tools", base_url: upstream.url, models: "gpt-4o-mini,gpt-4o" });
+    expect(made.body.success).toBe(true);
+    const [row] = await server.store.query<{ id: number }>("select id from channels where name = 'row-tools'");
+    const id = Number(row!.id);
+    const page = await adminPage();
+    page.on("dialog", (dialog) => void dialog.accept());
+    const rowOf = (channelId: number) => page.locator(`tr[data-channel-row="${channelId}"]`);
+    const drawer = drawerOf(page);
+
+    await step(page, "edit", async () => {
+      await rowOf(id).getByRole("button", { name: "编辑" }).click();
+      await drawer.getByRole("heading", { name: "更新渠道信息" }).waitFor();
+      expect(await field(drawer, "名称").inputValue()).toBe("row-tools");
+      expect(await drawer.getByLabel("已选模型").textContent()).toContain("gpt-4o");
+      await field(drawer, "名称").fill("row-tools-edited");
+      await drawer.getByRole("button", { name: "提交", exact: true }).click();
+      await rowOf(id).getByText("row-tools-edited", { exact: true }).waitFor();
+      // No new key typed: the stored one stays.
+      const [stored] = await server.store.query<{ key: string }>("select key from channels where id = ?", id);
+      expect(stored!.key).toBe("sk-row-tools");
+    });
+
+    await step(page, "edit-route", async () => {
+      await page.goto(`/channel/edit/${id}`);
+      await drawer.getByRole("heading", { name: "更新渠道信息" }).waitFor();
+      expect(await field(drawer, "名称").inputValue()).toBe("row-tools-edited");
+      await drawer.getByRole("button", { name: "关闭" }).first().click();
+      await page.goto("/channel/add");
+      await drawer.getByRole("heading", { name: "创建新的渠道" }).waitFor();
+      await field(drawer, "类型").selectOption("3");
+      expect(await field(drawer, "默认 API 版本").inputValue()).toBe("2023-06-01-preview");
+      await field(drawer, "类型").selectOption("18");
+      expect(await field(drawer, "模型版本").inputValue()).toBe("v2.1");
+      await drawer.getByRole("button", { name: "关闭" }).first().click();
+    });
+
+    await step(page, "test-with-model", async () => {
+      await page.goto("/channel");
+      await rowOf(id).getByLabel("选择测试模型").click();
+      await rowOf(id).getByRole("button", { name: "gpt-4o", exact: true }).click();
+      await page.locator("#toasts").getByText(/^通道 row-tools-edited 测试成功/).first().waitFor();
+      expect(upstream.receivedBy("sk-row-tools").at(-1)!.json.model).toBe("gpt-4o");
+    });
+
+    await step(page, "priority-in-place", async () => {
+      await rowOf(id).locator('input[name="priority"]').fill("7");
+      await rowOf(id).locator('input[name="priority"]').press("Tab");
+      const priority = async () => Number((await server.store.query<{ priority: number }>("select priority from channels where id = ?", id))[0]!.priority);
+      for (let tries = 0; tries < 50 && (await priority()) !== 7; tries++) await page.waitForTimeout(100);
+      expect(await priority()).toBe(7);
+    });
+
+    await step(page, "copy", async () => {
+      await rowOf(id).getByRole("button", { name: "复制" }).click();
+      await page.locator("#channel-table").getByText("row-tools-edited_复制", { exact: true }).waitFor();
+      const copies = await server.store.query<{ key: string; models: string }>("select key, models from channels where name = 'row-tools-edited_复制'");
+      expect(copies.map((copy) => [copy.key, copy.models])).toEqual([["sk-row-tools", "gpt-4o-mini,gpt-4o"]]);
+    });
+
+    await step(page, "auto-disabled", async () => {
+      const otherInfo = JSON.stringify({ status_reason: "Incorrect API key provided", status_time: 1_700_000_000 });
+      await server.store.query("update channels set status = 3, other_info = ? where id = ?", otherInfo, id);
+      await page.reload();
+      const status = rowOf(id).getByText("自动禁用", { exact: true });
+      await status.waitFor();
+      expect(await rowOf(id).textContent()).toContain("Incorrect API key provided");
+      expect(await status.getAttribute("title")).toMatch(/^原因：Incorrect API key provided，时间：2023-11-1\d \d\d:\d\d:\d\d$/);
+      expect(await rowOf(id).getAttribute("class")).toContain("bg-base-200");
+      await saveScreenshot(page, "manage-channel-auto-disabled-zh");
+    });
+
+    await step(page, "remembered", async () => {
+      await page.getByLabel("每页条数").selectOption("20");
+      await page.locator(`#channel-table select[data-page-size] option[value="20"][selected]`).waitFor({ state: "attached" });
+      await page.getByText("使用 ID 排序").click();
+      await page.waitForURL(/id_sort=true/);
+      await page.goto("/channel");
+      expect(await page.getByLabel("每页条数").inputValue()).toBe("20");
+      expect(await page.locator('input[name="id_sort"][type="checkbox"]').isChecked()).toBe(true);
+      const ids = await page.locator("#channel-table tr[data-channel-row]").evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-channel-row"))));
+      expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    });
+  }, 90_000);
 });

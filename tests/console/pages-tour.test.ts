@@ -64,6 +64,22 @@ describe("pages", () => {
       await page.getByRole("button", { name: "清除上下文" }).click();
       expect(await page.locator(".chat").count()).toBe(0);
     });
+    await step(page, "playground-clear-while-waiting", async () => {
+      // Clearing while the answer is still on its way drops it; the next question works.
+      await page.locator("select").nth(1).selectOption("gpt-4o-mini");
+      upstream.behave("sk-tour", { delayMs: 1500, content: "Too late" });
+      await page.getByLabel("消息").fill("Slow one");
+      await page.keyboard.press("Enter");
+      await page.locator('.chat-start[data-state="loading"]').waitFor();
+      await page.getByRole("button", { name: "清除上下文" }).click();
+      await page.waitForTimeout(2500);
+      expect(await page.locator(".chat").count()).toBe(0);
+      upstream.behave("sk-tour", { content: "Back again", chunks: 2 });
+      await page.getByLabel("消息").fill("Again?");
+      await page.keyboard.press("Enter");
+      await page.locator('.chat-start[data-state="complete"]', { hasText: "Back again" }).waitFor();
+      expect(await page.locator(".chat").count()).toBe(2);
+    });
     const [logged] = await server.store.query<{ token_name: string; user_id: number }>("select token_name, user_id from logs where username = 'chatuser' and model_name = 'gpt-4o-mini'");
     expect(logged!.token_name).toBe("playground-default");
   }, 60_000);

@@ -2,6 +2,7 @@
 // theme switches that persist, sign-out, the route guard and the not-found page.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
+import { rootSession } from "../helpers/api-session.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -109,6 +110,55 @@ describe("console shell", () => {
     await greeting.waitFor();
     await greeting.click();
     await page.getByText("🎆").first().waitFor({ state: "attached" });
+    await context.close();
+  });
+
+  test("a table refreshed after the session ended sends the console to /login?expired=true", async () => {
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await loginThroughForm(page, "root", "123456");
+    await page.waitForURL("**/token");
+    await context.clearCookies();
+    await page.getByLabel("每页条数").selectOption("20");
+    await page.waitForURL("**/login?expired=true");
+    await page.getByText("未登录或登录已过期，请重新登录").waitFor();
+    await context.close();
+  });
+
+  test("/api failures show the spec's texts; a refused clipboard shows the text in a dialog (spec §8)", async () => {
+    const root = await rootSession(server.url);
+    const key = (await root.post("/api/token/", { name: "errors-token" })).body.data[0].key as string;
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await loginThroughForm(page, "root", "123456");
+    await page.waitForURL("**/token");
+    const row = page.locator("#token-table tr", { hasText: "errors-token" });
+    const toast = (text: string) => page.locator("#toasts").getByText(text, { exact: true }).first().waitFor();
+    const answers: [number, string, string][] = [
+      [429, "{}", "错误：请求次数过多，请稍后再试！"],
+      [500, "{}", "错误：服务器内部错误，请联系管理员！"],
+      [405, "{}", "本站仅作演示之用，无服务端！"],
+      [503, '{"success":false,"message":"upstream away"}', "错误：upstream away"],
+      [200, '{"success":false,"message":"令牌已过期"}', "令牌已过期"],
+    ];
+    for (const [status, body, shown] of answers) {
+      await step(page, `http-${status}`, async () => {
+        await page.route("**/api/token/?status_only=true", (route) => route.fulfill({ status, contentType: "application/json", body }));
+        await row.getByRole("button", { name: "禁用" }).click();
+        await toast(shown);
+        await page.unroute("**/api/token/?status_only=true");
+      });
+    }
+    await step(page, "clipboard-fallback", async () => {
+      await page.evaluate(() => {
+        navigator.clipboard.writeText = () => Promise.reject(new DOMException("denied", "NotAllowedError"));
+      });
+      await row.getByRole("button", { name: "复制", exact: true }).click();
+      const dialog = page.locator("#copy-fallback");
+      await dialog.getByText("无法复制到剪贴板，请手动复制").waitFor();
+      expect(await dialog.locator("textarea").inputValue()).toBe(`sk-${key}`);
+      await saveScreenshot(page, "shell-copy-fallback");
+    });
     await context.close();
   });
 

@@ -158,4 +158,44 @@ describe("tokens, relay and logs", () => {
       await root.put("/api/option/", { key: "UserUsableGroups", value: '{"default":"默认分组","vip":"vip分组"}' });
     });
   }, 60_000);
+  test("row actions: view the key, chat with it, disable and enable, delete", async () => {
+    const { page, session } = await signedIn("rowuser");
+    const [token] = (await session.post("/api/token/", { name: "row-token" })).body.data;
+    await root.put("/api/option/", { key: "Chats", value: JSON.stringify([{ NextChat: "https://chat.example.com/#/?settings={\"key\":\"{key}\",\"url\":\"{address}\"}" }]) });
+    await page.goto("/token");
+    page.on("dialog", (dialog) => void dialog.accept());
+    const row = page.locator("#token-table tr", { hasText: "row-token" });
+    const status = async () => Number((await server.store.query<{ status: number }>("select status from tokens where id = ?", token.id))[0]!.status);
+    await step(page, "view-key", async () => {
+      expect(await row.getByText(`sk-${token.key}`, { exact: true }).isVisible()).toBe(false);
+      await row.locator("summary", { hasText: "**********" }).click();
+      await row.getByText(`sk-${token.key}`, { exact: true }).waitFor();
+    });
+    await step(page, "chat-link", async () => {
+      await row.locator("summary", { hasText: "聊天" }).click();
+      const link = row.getByRole("link", { name: "NextChat" });
+      const href = (await link.getAttribute("href"))!;
+      expect(href).toContain(`"key":"sk-${token.key}"`);
+      expect(href).toContain(`"url":"${encodeURIComponent(server.url)}"`);
+      expect(await link.getAttribute("target")).toBe("_blank");
+      // A click elsewhere closes the menu, which would otherwise cover the row's buttons.
+      await page.getByRole("alert").first().click();
+      await link.waitFor({ state: "hidden" });
+    });
+    await step(page, "disable-enable", async () => {
+      await row.getByRole("button", { name: "禁用" }).click();
+      await row.getByText("已禁用").waitFor();
+      expect(await status()).toBe(2);
+      expect(await row.getAttribute("class")).toContain("bg-base-200");
+      await row.getByRole("button", { name: "启用" }).click();
+      await row.getByText("已启用").waitFor();
+      expect(await status()).toBe(1);
+    });
+    await step(page, "delete", async () => {
+      await row.getByRole("button", { name: "删除" }).click();
+      await row.waitFor({ state: "detached" });
+      expect(await server.store.query("select id from tokens where id = ? and deleted_at is null", token.id)).toEqual([]);
+    });
+    await root.put("/api/option/", { key: "Chats", value: "[]" });
+  }, 60_000);
 });

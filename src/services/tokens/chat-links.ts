@@ -15,6 +15,16 @@ export function chatLinks(): ChatLink[] {
   });
 }
 
+/**
+ * Why no chat link can be offered, as the message to show (spec §8 Token): the admin set none,
+ * or the Chats option holds entries that are not {name: template} pairs.
+ */
+export function missingChatLinkMessage(): string {
+  const chats = optionJson<unknown>("Chats");
+  const malformed = Array.isArray(chats) && chats.length > chatLinks().length;
+  return malformed ? "聊天链接配置错误，请联系管理员" : "请联系管理员配置聊天链接";
+}
+
 /** A template with the token (as sk-...) and the encoded server address filled in (new-api's rule). */
 export function fillChatLink(template: string, key: string, serverAddress: string): string {
   return template.replaceAll("{address}", encodeURIComponent(serverAddress)).replaceAll("{key}", `sk-${key}`);

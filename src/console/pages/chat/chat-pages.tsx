@@ -1,7 +1,7 @@
 // "/chat/{id}": the admin's chat link number id embedded in a frame, filled with the user's first
 // enabled token and the server address; "/chat2link": the same link opened directly (spec §2,
 // §8 Chat page). Visitors and users without a usable token get the specification's messages.
-import { chatLinks, chatRedirectLink, fillChatLink } from "../../../services/tokens/chat-links.ts";
+import { chatLinks, chatRedirectLink, fillChatLink, missingChatLinkMessage } from "../../../services/tokens/chat-links.ts";
 import { firstUsableToken } from "../../../services/tokens/token-queries.ts";
 import type { PageContext } from "../../page-context.ts";
 import { renderPage } from "../../render-page.tsx";
@@ -27,7 +27,7 @@ export async function chatPage(context: PageContext, params: Record<string, stri
   const title = link?.name ?? t("聊天");
   const render = (content: JSX.Element, frameSources: string[] = []) => renderPage(context, { title, frameSources }, content);
   if (!user) return render(<Notice text={t("未登录或登录已过期，请重新登录！")} />);
-  if (!link) return render(<Notice text={t("请联系管理员配置聊天链接")} />);
+  if (!link) return render(<Notice text={t(missingChatLinkMessage())} />);
   const token = await firstUsableToken(user.id);
   if (!token) return render(<Notice text={t(noTokenMessage)} redirect />);
   const href = fillChatLink(link.template, token.key, status.server_address || url.origin);
@@ -56,6 +56,6 @@ export async function chatRedirectPage(context: PageContext): Promise<Response> 
   const render = (content: JSX.Element) => renderPage(context, { title: t("聊天") }, content);
   if (!token) return render(<Notice text={t(noTokenMessage)} redirect />);
   const link = chatRedirectLink(token.key, status.server_address || url.origin);
-  if (!link) return render(<Notice text={t("请联系管理员配置聊天链接")} />);
+  if (!link) return render(<Notice text={t(missingChatLinkMessage())} />);
   return new Response(null, { status: 302, headers: { location: link, "cache-control": "no-store" } });
 }

@@ -4,7 +4,7 @@ import { DataTable, type Column } from "../../components/data-table.tsx";
 import { formatQuotaDisplay, formatUnixTime } from "../../format.ts";
 import { fragmentResponse, pagingOf } from "../../fragment.ts";
 import type { PageContext } from "../../page-context.ts";
-import { chatLinks, fillChatLink } from "../../../services/tokens/chat-links.ts";
+import { chatLinks, fillChatLink, missingChatLinkMessage } from "../../../services/tokens/chat-links.ts";
 import { queryTokens, toTokenView, TokenStatus, type TokenView } from "../../../services/tokens/token-queries.ts";
 
 export const tokenTableId = "token-table";
@@ -30,7 +30,7 @@ function ChatMenu(props: { context: PageContext; token: TokenView }) {
   const { t } = props.context;
   const links = chatLinksFor(props.context, props.token.key);
   if (links.length === 0) {
-    return <button type="button" class="btn btn-ghost btn-xs" disabled title={t("请联系管理员配置聊天链接")} safe>{t("聊天")}</button>;
+    return <button type="button" class="btn btn-ghost btn-xs" disabled title={t(missingChatLinkMessage())} safe>{t("聊天")}</button>;
   }
   return (
     <details class="dropdown dropdown-end">

@@ -1,0 +1,102 @@
+// The /log page over HTTP: the colour bands of spec §9 for use time and first-token time, rows
+// that expand to their `other` details (the retry chain for admins only), the default time range
+// (start of today to an hour ahead) and the summary chips.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+
+let server: TestServer;
+let root: ApiSession;
+let carol: ApiSession;
+const now = Math.floor(Date.now() / 1000);
+
+type Entry = { model: string; useTime: number; frt: number; at?: number; quota?: number; mapped?: string };
+
+async function insert(entry: Entry) {
+  const other = {
+    frt: entry.frt,
+    model_ratio: 1.25,
+    completion_ratio: 4,
+    group_ratio: 1.5,
+    model_price: -1,
+    ...(entry.mapped ? { is_model_mapped: true, upstream_model_name: entry.mapped } : {}),
+    admin_info: { use_channel: ["3", "7"] },
+  };
+  await server.store.query(
+    'insert into logs (user_id, created_at, type, content, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, channel_name, "group", other) values (?, ?, 2, ?, ?, ?, 1, ?, ?, 10, 5, ?, ?, 7, ?, ?, ?)',
+    carol.userId,
+    entry.at ?? now - 60,
+    "",
+    "carol",
+    "band-token",
+    entry.model,
+    entry.quota ?? 1000,
+    entry.useTime,
+    server.store.dialect === "pg" ? true : 1,
+    "upstream-b",
+    "default",
+    JSON.stringify(other),
+  );
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  root = await rootSession(server.url);
+  carol = await newUserSession(server.url, "carol");
+  await insert({ model: "fast-model", useTime: 5, frt: 2000, mapped: "fast-upstream" });
+  await insert({ model: "slow-model", useTime: 150, frt: 5000, quota: 1_250_000 });
+  await insert({ model: "stuck-model", useTime: 400, frt: 12000 });
+  await insert({ model: "old-model", useTime: 1, frt: 100, at: now - 3 * 86400 });
+});
+afterAll(() => server.stop());
+
+const html = async (path: string, session: ApiSession, headers: Record<string, string> = {}) => {
+  const response = await fetch(server.url + path, { headers: { cookie: session.cookie, ...headers } });
+  expect(response.status).toBe(200);
+  return response.text();
+};
+const rowOf = (page: string, model: string) => {
+  const row = [...page.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/g)].map((match) => match[1]!).find((cells) => cells.includes(`>${model}<`));
+  expect(row).toBeDefined();
+  return row!;
+};
+const badge = (style: string, label: string) => new RegExp(`class="badge badge-sm whitespace-nowrap ${style}"[^>]*>${label}<`);
+
+describe("/log page", () => {
+  test("use time and first-token time in the spec's colour bands", async () => {
+    const page = await html("/log", carol);
+    expect(rowOf(page, "fast-model")).toMatch(badge("badge-success", "5 秒"));
+    expect(rowOf(page, "fast-model")).toMatch(badge("badge-success", "首字 2.0 秒"));
+    expect(rowOf(page, "slow-model")).toMatch(badge("badge-warning", "150 秒"));
+    expect(rowOf(page, "slow-model")).toMatch(badge("badge-warning", "首字 5.0 秒"));
+    expect(rowOf(page, "stuck-model")).toMatch(badge("badge-error", "400 秒"));
+    expect(rowOf(page, "stuck-model")).toMatch(badge("badge-error", "首字 12.0 秒"));
+  });
+
+  test("the default range starts today: older entries need a wider filter", async () => {
+    const page = await html("/log", carol);
+    expect(page).not.toContain(">old-model<");
+    const wider = await html(`/log?start_timestamp=${now - 7 * 86400}`, carol);
+    expect(wider).toContain(">old-model<");
+  });
+
+  test("rows expand to ratios, first-token time and the real model; the retry chain only for admins", async () => {
+    const own = rowOf(await html("/log", carol), "fast-model");
+    expect(own).toContain("<summary");
+    for (const text of ["模型倍率", ">1.25<", "补全倍率", "分组倍率", ">1.5<", "首字时间", "2000 毫秒", "实际模型", ">fast-upstream<"]) expect(own).toContain(text);
+    expect(own).not.toContain("重试链路");
+    expect(own).not.toContain("upstream-b");
+    const admin = rowOf(await html("/log", root), "fast-model");
+    expect(admin).toContain("重试链路");
+    expect(admin).toContain("3 → 7");
+    expect(admin).toContain('hx-get="/log?user_info=');
+  });
+
+  test("summary chips sum the filtered quota", async () => {
+    const chips = await html("/log?model_name=slow-model", carol, { "hx-request": "true", "hx-target": "log-stat" });
+    expect(chips).toContain("消耗额度");
+    expect(chips).toContain(">$2.50<");
+    expect(chips).toContain("RPM");
+    expect(chips).toContain("TPM");
+  });
+});
