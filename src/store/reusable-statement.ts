@@ -7,31 +7,26 @@
 //   const debit = reusableStatement((tx) => tx.update(t.users).set({ quota: sql`${t.users.quota} - ${sql.placeholder("amount")}` })...);
 //   yield* run(debit(tx, { amount: 5, id: 1 }));
 import { db, dialect, type Db } from "./client.ts";
+import { compileSqliteStatement, type CompiledStatement, type Preparable } from "./compiled-statement.ts";
 import type { Query, SyncQuery } from "./transact.ts";
-
-type Preparable<T> = {
-  prepare(name?: string): { execute(values?: Record<string, unknown>): unknown };
-} & PromiseLike<T>;
-
-type SqlitePrepared<T> = { execute(values: Record<string, unknown>): { sync(): T } };
 
 let counter = 0;
 
 export function reusableStatement<T, V extends Record<string, unknown>>(build: (tx: Db) => Preparable<T>): (tx: Db, values: V) => Query<T> {
   const name = `reusable_${++counter}`;
-  let sqlite: SqlitePrepared<T> | undefined;
+  let sqlite: CompiledStatement<T> | undefined;
   let preparedOn: Db | undefined;
   return (tx, values) => {
     if (dialect === "sqlite") {
       // One connection: the statement prepared on `db` is the one the transaction uses.
       if (preparedOn !== db) {
-        sqlite = build(db).prepare() as unknown as SqlitePrepared<T>;
+        sqlite = compileSqliteStatement(build(db));
         preparedOn = db;
       }
       const statement = sqlite!;
       const query: SyncQuery<T> = {
-        runSync: () => statement.execute(values).sync(),
-        then: (resolve, reject) => Promise.resolve().then(() => statement.execute(values).sync()).then(resolve, reject),
+        runSync: () => statement(values),
+        then: (resolve, reject) => Promise.resolve().then(() => statement(values)).then(resolve, reject),
       };
       return query;
     }

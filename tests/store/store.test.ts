@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { closeStore, db, dialect, openStore, t, transact } from "../../src/store/client.ts";
 import { containsText, countRows, isUniqueViolation, sumInteger } from "../../src/store/dialect.ts";
+import { reusableStatement } from "../../src/store/reusable-statement.ts";
 import { run } from "../../src/store/transact.ts";
 import { createTestStore, type TestStore } from "../helpers/test-store.ts";
 
@@ -114,5 +115,39 @@ describe("dialect helpers", () => {
 
   test("the store reports the dialect it runs", () => {
     expect(dialect).toBe(store.dialect);
+  });
+});
+
+describe("reusable statements (the relay's money moves)", () => {
+  const p = sql.placeholder;
+  const insertHold = reusableStatement<unknown, { id: string; user: number; debited: boolean }>((tx) =>
+    tx.insert(t.quota_holds).values({ request_id: p("id"), user_id: p("user"), token_id: 0, amount: 7, token_debited: p("debited"), created_at: 1 }),
+  );
+  const takeHold = reusableStatement<{ amount: number; token_debited: boolean }[], { id: string }>((tx) =>
+    tx.delete(t.quota_holds).where(eq(t.quota_holds.request_id, p("id"))).returning({ amount: t.quota_holds.amount, token_debited: t.quota_holds.token_debited }),
+  );
+
+  test("bind new values on every call, encode and decode columns (booleans), and return typed rows", async () => {
+    const user = await newUser("reusable", 0);
+    for (const [id, debited] of [["hold-a", true], ["hold-b", false]] as const) {
+      await transact(function* (tx) {
+        yield* run(insertHold(tx, { id, user: user.id, debited }));
+      });
+    }
+    const taken = await transact(function* (tx) {
+      return [yield* run(takeHold(tx, { id: "hold-a" })), yield* run(takeHold(tx, { id: "hold-b" })), yield* run(takeHold(tx, { id: "hold-a" }))];
+    });
+    expect(taken).toEqual([[{ amount: 7, token_debited: true }], [{ amount: 7, token_debited: false }], []]);
+  });
+
+  test("a missing value is an error, and the transaction rolls back", async () => {
+    const user = await newUser("reusable-missing", 0);
+    const attempt = transact(function* (tx) {
+      yield* run(insertHold(tx, { id: "hold-c", user: user.id, debited: false }));
+      yield* run(insertHold(tx, { id: "hold-d", user: user.id } as never));
+    });
+    await expect(attempt).rejects.toThrow();
+    const left = await db.select().from(t.quota_holds).where(eq(t.quota_holds.request_id, "hold-c"));
+    expect(left).toEqual([]);
   });
 });
