@@ -66,7 +66,9 @@ function installHtmx(): void {
   });
   document.addEventListener("htmx:responseError", (event) => {
     const detail = (event as CustomEvent<{ xhr: XMLHttpRequest }>).detail;
-    reportHttpFailure(detail.xhr.status, detail.xhr.responseText.slice(0, 200));
+    // An error page (HTML) says nothing useful in a toast: the status's own text is shown instead.
+    const isPage = (detail.xhr.getResponseHeader("content-type") ?? "").startsWith("text/html");
+    reportHttpFailure(detail.xhr.status, isPage ? undefined : detail.xhr.responseText.slice(0, 200));
   });
 }
 

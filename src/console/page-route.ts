@@ -36,7 +36,13 @@ export function page(access: PageAccess, render: PageRenderer) {
         if (request.headers.get("hx-request") === "true") return new Response(null, { status: 401 });
         return Response.redirect(`/login`, 302);
       }
-      if (context.user.role < minimumRole[access]) return renderForbiddenPage(context);
+      if (context.user.role < minimumRole[access]) {
+        // A partial update gets the reason as text for the runtime's toast, not a page to swap in.
+        if (request.headers.get("hx-request") === "true") {
+          return new Response(context.t("无权进行此操作，权限不足"), { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
+        }
+        return renderForbiddenPage(context);
+      }
     }
     return render(context, params);
   };

@@ -108,6 +108,17 @@ describe("guard, languages and headers", () => {
     expect(member.html).toStartWith('<div id="token-table"');
   });
 
+  test("a partial request for a page above the user's role gets the reason as text; the whole page is the 403 page", async () => {
+    const member = await newUserSession(server.url, "partial403");
+    const fragment = await page("/channel?p=2", { cookie: member.cookie, "hx-request": "true", "hx-target": "channel-table" });
+    expect(fragment.status).toBe(403);
+    expect(fragment.headers.get("content-type")).toStartWith("text/plain");
+    expect(fragment.html).toBe("无权进行此操作，权限不足");
+    const whole = await page("/channel", { cookie: member.cookie });
+    expect(whole.status).toBe(403);
+    expect(whole.html).toContain("无权访问");
+  });
+
   test("unknown paths are 404 with the spec's text", async () => {
     const missing = await page("/definitely/missing");
     expect(missing.status).toBe(404);

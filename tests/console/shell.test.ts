@@ -125,6 +125,22 @@ describe("console shell", () => {
     await context.close();
   });
 
+  test("a table refresh answered by an error page shows the status in a toast, not the page's HTML", async () => {
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await loginThroughForm(page, "root", "123456");
+    await page.waitForURL("**/token");
+    await page.route(/\/token\?/, (route) =>
+      route.request().headers()["hx-request"] === "true"
+        ? route.fulfill({ status: 404, contentType: "text/html; charset=utf-8", body: "<!doctype html><html><body><h1>页面不存在</h1></body></html>" })
+        : route.continue(),
+    );
+    await page.getByLabel("每页条数").selectOption("50");
+    await page.locator("#toasts").getByText("错误：404", { exact: true }).waitFor();
+    expect(await page.locator("#toasts").innerText()).not.toContain("<");
+    await context.close();
+  });
+
   test("/api failures show the spec's texts; a refused clipboard shows the text in a dialog (spec §8)", async () => {
     const root = await rootSession(server.url);
     const key = (await root.post("/api/token/", { name: "errors-token" })).body.data[0].key as string;
