@@ -87,6 +87,30 @@ describe("channel page", () => {
       expect(statuses.map((row) => Number(row.status))).toEqual([2, 2]);
       expect(await page.locator("#channel-table tr", { hasText: "tagged-a" }).getByText("已禁用").count()).toBe(1);
     });
+
+    await step(page, "tag-priority-and-enable-all", async () => {
+      const priorities = async () => (await server.store.query<{ priority: number }>("select priority from channels where tag = 'team-x' order by id")).map((row) => Number(row.priority));
+      const tagPriority = page.locator('tr[data-tag-row="team-x"]').getByLabel("优先级");
+      // Declining the confirmation changes nothing and puts the old value back.
+      page.once("dialog", (dialog) => {
+        expect(dialog.message()).toBe("修改标签 team-x 下所有渠道的优先级，确定吗？");
+        void dialog.dismiss();
+      });
+      await tagPriority.fill("7");
+      await tagPriority.press("Enter");
+      await page.waitForFunction(() => (document.querySelector('tr[data-tag-row="team-x"] input[name="priority"]') as HTMLInputElement).value === "0");
+      expect(await priorities()).toEqual([0, 0]);
+      // Accepting it sets the priority of every channel of the tag.
+      page.once("dialog", (dialog) => void dialog.accept());
+      await tagPriority.fill("7");
+      await tagPriority.press("Enter");
+      for (let tries = 0; tries < 50 && (await priorities()).join() !== "7,7"; tries++) await Bun.sleep(100);
+      expect(await priorities()).toEqual([7, 7]);
+      await page.locator('tr[data-tag-row="team-x"]').getByRole("button", { name: "启用全部" }).click();
+      await page.locator('tr[data-tag-row="team-x"]', { hasText: "2/2 已启用" }).waitFor();
+      const statuses = await server.store.query<{ status: number }>("select status from channels where tag = 'team-x'");
+      expect(statuses.map((row) => Number(row.status))).toEqual([1, 1]);
+    });
   }, 60_000);
 
   test("the channel form's and the tag tools' messages of spec §5", async () => {
