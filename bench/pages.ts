@@ -1,10 +1,12 @@
 // Console page weights and /log render time. Starts the gateway on a new SQLite store, fills it
-// with 100,000 log entries (all inside /log's default time range, so the default view has to
+// with 1,000,000 log entries (all inside /log's default time range, so the default view has to
 // count and page through every one of them), then:
 //   - for each page of the channel/token/log/pricing/playground/chat area: the bytes of HTML,
 //     CSS and JavaScript it makes the browser load (raw and gzip), and whether React is among them;
-//   - the server time to render /log (whole page, the table region, the summary chips) as the
-//     admin and as a user, median of repeated requests over loopback.
+//   - the server time to render /log (whole page, the table region, each filter the log's
+//     indexes serve, the summary chips) as the admin and as a user, median of repeated requests
+//     over loopback. The filters are what the log's indexes are kept for (issue 14: each one
+//     under 50 ms at 1M rows).
 // Writes the "pages" section of docs/PERFORMANCE.md.
 import { Database } from "bun:sqlite";
 import { buildAssets } from "../src/build/build-assets.ts";
@@ -12,7 +14,7 @@ import { ApiSession, newUserSession, rootSession } from "../tests/helpers/api-se
 import { startTestServer, type TestServer } from "../tests/helpers/test-server.ts";
 import { writePerformanceSection } from "./performance-doc.ts";
 
-const logRows = Number(process.env.PAGES_LOG_ROWS ?? 100_000);
+const logRows = Number(process.env.PAGES_LOG_ROWS ?? 1_000_000);
 const repeats = Number(process.env.PAGES_REPEATS ?? 30);
 
 function startOfToday(): number {
@@ -21,13 +23,13 @@ function startOfToday(): number {
   return Math.floor(date.getTime() / 1000);
 }
 
-/** 100,000 consumption entries between the start of today and now, for root and one user. */
+/** Consumption entries (and one top-up in 50) between the start of today and now, for root and one user. */
 function seedLogs(path: string, userId: number): void {
   const database = new Database(path);
   database.run("PRAGMA busy_timeout = 5000");
   const insert = database.prepare(
     `insert into logs (user_id, created_at, type, content, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, channel_name, "group", other)
-     values (?, ?, 2, ?, ?, ?, 1, ?, ?, ?, ?, ?, 1, 1, 'main', 'default', ?)`,
+     values (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, 1, ?, 'main', ?, ?)`,
   );
   const from = startOfToday();
   const span = Math.max(60, Math.floor(Date.now() / 1000) - from - 5);
@@ -39,14 +41,17 @@ function seedLogs(path: string, userId: number): void {
       insert.run(
         mine ? userId : 1,
         from + Math.floor((index / logRows) * span),
+        index % 50 === 1 ? 1 : 2,
         "模型倍率 0.08，补全倍率 4.00，分组倍率 1.00", // i18n-exempt: stored log text of the seeded entries
         mine ? "benchuser" : "root",
-        mine ? "bench-token" : "root-token",
+        mine ? "bench-token" : `root-token-${index % 5}`,
         models[index % models.length]!,
         20 + (index % 500),
         100 + (index % 900),
         20 + (index % 300),
         1 + (index % 30),
+        1 + (index % 8),
+        index % 10 === 0 ? "vip" : "default",
         other,
       );
     }
@@ -54,7 +59,20 @@ function seedLogs(path: string, userId: number): void {
   database.close();
 }
 
-type Weight = { page: string; html: number; css: number; js: number; jsGzip: number; htmlGzip: number; cssGzip: number; react: boolean; scripts: number };
+type Weight = {
+  page: string;
+  html: number;
+  css: number;
+  js: number;
+  jsGzip: number;
+  htmlGzip: number;
+  cssGzip: number;
+  react: boolean;
+  scripts: number;
+  /** Modules the page's scripts import dynamically once it is shown (not counted in js). */
+  lazyJs: number;
+  lazyJsGzip: number;
+};
 
 const gzip = (bytes: Uint8Array) => Bun.gzipSync(bytes as Uint8Array<ArrayBuffer>).byteLength;
 
@@ -82,6 +100,10 @@ async function weigh(server: TestServer, session: ApiSession, path: string): Pro
   const css = await Promise.all(stylesheets.map((href) => fetchBytes(server.url + href, session)));
   const seen = new Set<string>();
   const js = (await Promise.all(scripts.map((src) => scriptClosure(server.url, src, session, seen)))).flat();
+  const initialScripts = seen.size;
+  // import("./x.js") calls: chunks an island loads after the page is shown.
+  const dynamic = [...new Set(js.flatMap((part) => [...new TextDecoder().decode(part).matchAll(/import\("\.\/([^"]+\.js)"\)/g)].map((match) => `/assets/${match[1]}`)))];
+  const lazy = (await Promise.all(dynamic.map((path) => scriptClosure(server.url, path, session, seen)))).flat();
   const sum = (parts: Uint8Array[], measure: (part: Uint8Array) => number) => parts.reduce((total, part) => total + measure(part), 0);
   return {
     page: path,
@@ -92,7 +114,9 @@ async function weigh(server: TestServer, session: ApiSession, path: string): Pro
     js: sum(js, (part) => part.byteLength),
     jsGzip: sum(js, gzip),
     react: js.some((part) => new TextDecoder().decode(part).includes("Minified React error")),
-    scripts: seen.size,
+    scripts: initialScripts,
+    lazyJs: sum(lazy, (part) => part.byteLength),
+    lazyJsGzip: sum(lazy, gzip),
   };
 }
 
@@ -127,16 +151,23 @@ export async function benchPages(): Promise<string> {
     const weights: Weight[] = [];
     for (const path of pages) weights.push(await weigh(server, root, path));
     const htmx = { "hx-request": "true" };
+    const all = logRows.toLocaleString("en");
     const timings: [string, { median: number; p90: number; bytes: number }][] = [
-      ["admin, whole page (default range: all 100,000 entries)", await renderTimes(`${server.url}/log`, root)],
+      [`admin, whole page (default range: all ${all} entries)`, await renderTimes(`${server.url}/log`, root)],
       ["admin, table region only (htmx paging)", await renderTimes(`${server.url}/log?p=500`, root, { ...htmx, "hx-target": "log-table" })],
-      ["admin, filtered by model and token", await renderTimes(`${server.url}/log?model_name=gpt-4o&token_name=root-token`, root)],
+      ["admin, filtered by model (a quarter of the entries)", await renderTimes(`${server.url}/log?model_name=gpt-4o`, root)],
+      ["admin, filtered by token (a tenth)", await renderTimes(`${server.url}/log?token_name=root-token-1`, root)],
+      ["admin, filtered by user name (half)", await renderTimes(`${server.url}/log?username=benchuser`, root)],
+      ["admin, filtered by channel (an eighth)", await renderTimes(`${server.url}/log?channel=3`, root)],
+      ["admin, filtered by group (a tenth)", await renderTimes(`${server.url}/log?group=vip`, root)],
+      ["admin, filtered by type (top-ups, 2 %)", await renderTimes(`${server.url}/log?type=1`, root)],
+      ["admin, filtered by model and token (two filters at once)", await renderTimes(`${server.url}/log?model_name=gpt-4o&token_name=root-token-1`, root)],
       ["admin, summary chips (loaded after the page)", await renderTimes(`${server.url}/log`, root, { ...htmx, "hx-target": "log-stat" })],
-      ["user, whole page (own 50,000 entries)", await renderTimes(`${server.url}/log`, user)],
+      [`user, whole page (own ${(logRows / 2).toLocaleString("en")} entries)`, await renderTimes(`${server.url}/log`, user)],
     ];
     const rows = weights.map(
       (weight) =>
-        `| \`${weight.page}\` | ${kb(weight.html)} (${kb(weight.htmlGzip)}) | ${kb(weight.css)} (${kb(weight.cssGzip)}) | ${kb(weight.js)} (${kb(weight.jsGzip)}) | ${weight.scripts} | ${weight.react ? "React (island)" : "none"} |`,
+        `| \`${weight.page}\` | ${kb(weight.html)} (${kb(weight.htmlGzip)}) | ${kb(weight.css)} (${kb(weight.cssGzip)}) | ${kb(weight.js)} (${kb(weight.jsGzip)}) | ${weight.lazyJs ? `${kb(weight.lazyJs)} (${kb(weight.lazyJsGzip)})` : "-"} | ${weight.scripts} | ${weight.react ? "React (island)" : "none"} |`,
     );
     const renderRows = timings.map(([label, time]) => `| ${label} | ${time.median.toFixed(1)} ms | ${time.p90.toFixed(1)} ms | ${kb(time.bytes)} |`);
     const markdown = `## Pages
@@ -144,11 +175,15 @@ export async function benchPages(): Promise<string> {
 \`bench/pages.ts\`: the gateway on a new SQLite store with ${logRows.toLocaleString("en")} log entries, all
 inside \`/log\`'s default time range; pages fetched as root over loopback. Sizes are as sent (gzip in
 brackets, for a proxy that compresses); JavaScript counts every module the page loads, split
-chunks included. Aim: pages without islands send no framework JavaScript; \`/log\` renders in
-under 50 ms.
+chunks included; "after load" is what an island imports once the page is shown (the playground's
+answer renderer: marked, DOMPurify, highlight.js with 16 languages). Aim: pages without islands
+send no framework JavaScript; \`/log\` renders in under 50 ms, filtered by any one of its filters
+(each has its index: \`logs\` keeps the time index, user id, type, model, token, user name,
+channel and group each with the time, and the unique request id that keeps a request from being
+charged twice).
 
-| page | HTML | CSS | JavaScript | scripts | framework |
-|---|---|---|---|---|---|
+| page | HTML | CSS | JavaScript | after load | scripts | framework |
+|---|---|---|---|---|---|---|
 ${rows.join("\n")}
 
 \`/log\` server time (request to last byte, median and 90th percentile of ${repeats}):

@@ -1,7 +1,9 @@
 // Turns one harness run (results.jsonl, raw load and probe files, summary.md) into the "Relay"
-// section of docs/PERFORMANCE.md: the verdict on each aim of issue 3, then the harness's table.
+// section of docs/PERFORMANCE.md: the verdict on each aim of issue 14, then the harness's table.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { LedgerCost } from "./relay-ledger.ts";
+import type { MemoryTrace } from "./relay-memory.ts";
 
 type Load = { ok: number; duration: number; p50: number; p99: number };
 type Measure = { rps: number; p50: number; p99: number; cpuMsPerRequest: number; peakRssMb: number; ttfb50: number; ttfb99: number };
@@ -76,26 +78,11 @@ const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toF
 const verdict = (ok: boolean | undefined) => (ok === undefined ? "–" : ok ? "met" : "**not met**");
 
 export type ReportExtras = {
-  /** µs of CPU per request for hold + settlement alone (relay-ledger.ts). */
-  ledger?: { alone: number; concurrent32: number };
-  /** A second run of ours with runtime settings from the environment. */
-  tuned?: { dir: string; environment: string };
+  /** µs of CPU per request for the ledger alone and by stage (relay-ledger.ts). */
+  ledger?: LedgerCost;
+  /** Our resident memory at idle, through load and a minute after (relay-memory.ts). */
+  memory?: MemoryTrace;
 };
-
-function tunedRows(dir: string): string[] {
-  const all = measures(dir);
-  const rows: string[] = [];
-  for (const [key, ours] of all) {
-    const [scenario, conns, target] = key.split("|");
-    if (target !== "ours") continue;
-    const direct = all.get(`${scenario}|${conns}|direct`);
-    const latency = scenario === "paced"
-      ? `TTFB ${fixed(ours.ttfb50)} / ${fixed(ours.ttfb99)} ms (direct ${fixed(direct?.ttfb50 ?? NaN)} / ${fixed(direct?.ttfb99 ?? NaN)})`
-      : `p50 ${fixed(ours.p50)} / p99 ${fixed(ours.p99)} ms`;
-    rows.push(`| ${scenario} | ${conns} | ${fixed(ours.cpuMsPerRequest, 3)} | ${latency} | ${fixed(ours.peakRssMb, 0)} |`);
-  }
-  return rows;
-}
 
 function explanation(all: Map<string, Measure>, extras: ReportExtras): string {
   const floor = all.get("nonstream|32|bun-parse")?.cpuMsPerRequest ?? NaN;
@@ -107,28 +94,36 @@ function explanation(all: Map<string, Measure>, extras: ReportExtras): string {
     `- Non-streamed, 32 connections: the floor (bun-parse: accept, forward with fetch, read usage, answer) spends ${us(floor)} µs of CPU per request, ours ${us(ours)} µs.`,
   ];
   if (extras.ledger) {
-    const rest = ours * 1000 - floor * 1000 - extras.ledger.concurrent32;
+    const ledger = extras.ledger;
+    const logRow = ledger.concurrent32 - ledger.reserve - ledger.settleWithoutLog;
+    const filterIndexes = ledger.concurrent32 - ledger.reserve - ledger.settleLeanIndexes;
+    const rest = ours * 1000 - floor * 1000 - ledger.concurrent32;
     lines.push(
-      `- The ledger alone, a durable hold before the upstream call and a settlement after it (user, token, channel, the hold row, the consumption log and its indexes, in SQLite, group-committed), costs ${fixed(extras.ledger.alone, 0)} µs per request one at a time and ${fixed(extras.ledger.concurrent32, 0)} µs with 32 at once (\`bench/relay-ledger.ts\`). A relay that forwards as the floor does and also holds and settles every request in the store before answering needs at least the floor plus the ledger, ${fixed(floor * 1000 + extras.ledger.concurrent32, 0)} µs = ${fixed((floor * 1000 + extras.ledger.concurrent32) / (floor * 1000), 1)}× the floor, before anything else: the 1.5× aim is below that. The durable hold is what makes concurrent spending exact and lets several instances share one balance, so it stays. The ledger's cost is SQLite's own work (B-tree and WAL pages: the log row alone updates the table and its 9 indexes), not drizzle's: binding the same statements straight to bun:sqlite was measured and changed nothing.`,
-      `- The remaining ${fixed(rest, 0)} µs are the application around the forward: Elysia's routing (relay answers carry their own headers, so Elysia does not copy them), token authentication from the caches, parsing the body, counting the prompt with gpt-tokenizer for the hold (required by issue 3; recent texts are remembered), pricing, choosing a channel, the adaptor, the log entry. Throughput follows CPU here (the relay and the mock share one core), so the throughput aim falls with the CPU aim.`,
+      `- The ledger alone (\`bench/relay-ledger.ts\`, its own process, CPU time, 32 requests at once): ${fixed(ledger.concurrent32, 0)} µs per request (${fixed(ledger.alone, 0)} µs one at a time, when every settlement is its own commit). By stage: the reservation (read the balance by primary key, reserve in memory, end it) ${fixed(ledger.reserve, 1)} µs; the settlement's balance updates, batched one per user, token and channel, ${fixed(ledger.settleWithoutLog, 1)} µs; the consumption log row ${fixed(logRow, 0)} µs, of which the seven filter indexes (type, model, token, user name, channel, group with the time, and the unique request id) ${fixed(filterIndexes, 0)} µs. Holds no longer write the store, but the floor plus the ledger is already ${fixed(floor * 1000 + ledger.concurrent32, 0)} µs = ${fixed((floor * 1000 + ledger.concurrent32) / (floor * 1000), 2)}× the floor.`,
+      `- The log's indexes stay: without the filter indexes every filtered \`/log\` page at 1M entries takes 130–240 ms instead of 1–20 ms (see "Pages"); dropping them would save ${fixed(filterIndexes, 0)} µs per request and still leave ours above 1.5× the floor.`,
+      `- The remaining ${fixed(rest, 0)} µs are the application around the forward: Elysia's routing and response handling, reading and parsing the client's JSON (the floor forwards bytes it never parses), the token from the cache, pricing and the prompt's byte bound (the tokenizer is no longer on this path), choosing a channel, the adaptor, the consumption log's values, and the garbage all of it leaves for the collector.`,
     );
   }
-  lines.push(
-    "- Latency: in the paced scenario the relay's own work per request is well under a millisecond (hold and settlement are each one group-committed transaction), but it shares the core with the mock, whose timers run late by what the relay uses; closed-loop p50 figures are queueing at saturation, not added latency. The paced p99 has another cause: Bun's fetch lets at most 256 requests be in flight per process (BUN_CONFIG_MAX_HTTP_REQUESTS), and when a client leaves mid-stream the relay keeps reading the upstream so it can bill the upstream's own usage (the passthroughs cancel it), so the streams the load generator abandons at the end of a run still hold places while the probe's 256 streams start: some wait for one to finish.",
-    "- Memory: the idle process is about 80 MB, of which the Bun runtime's mapped code is about 40 MB; gpt-tokenizer's o200k table adds about 45 MB on the first relayed request (loaded on demand, its load-time garbage collected at once). JavaScriptCore sizes its heap against the machine's memory (24 GB here), so garbage accumulates before a collection.",
-  );
-  if (extras.tuned) {
+  lines.push(...profileNotes);
+  if (extras.memory) {
+    const memory = extras.memory;
     lines.push(
-      "",
-      `Both settings can only come from the environment the process starts in. A second, shorter run of ours with \`${extras.tuned.environment}\` (JavaScriptCore's heap sized for 512 MB, fetch allowed 4096 requests in flight):`,
-      "",
-      "| scenario | conns | CPU ms/request | latency | peak RSS MB |",
-      "|---|---|---|---|---|",
-      ...tunedRows(extras.tuned.dir),
+      `- Memory (\`bench/relay-memory.ts\`, ${memory.requests.toLocaleString("en")} streamed requests at 128 connections): ${fixed(memory.idleMb, 0)} MB idle, ${fixed(memory.peakMb, 0)} MB at the peak, ${fixed(memory.afterMb, 0)} MB ${memory.waitSeconds} s after the load stopped (${fixed((memory.afterMb / memory.idleMb - 1) * 100, 0)} % above idle).`,
     );
   }
   return lines.join("\n");
 }
+
+/**
+ * What profiling found (kept with the code that reports it). Instruction counts could not be
+ * taken: valgrind 3.19 (Debian 12) stops at an SSE4.2 instruction (PCMPESTRI, immediate 0x04) in
+ * Bun's HTTP client thread, so the stages are measured in CPU time in their own process (above)
+ * and located with Bun's sampling profiler (\`bun --cpu-prof-md\`).
+ */
+const profileNotes: string[] = [
+  "- Instruction counts: \`valgrind --tool=callgrind\` cannot run the relay (valgrind 3.19 stops at an SSE4.2 PCMPESTRI instruction in Bun's HTTP client thread) and \`perf stat\` has no hardware counters on this VM; the stages above are CPU time measured alone, and \`bun --cpu-prof-md\` locates the rest: under non-streamed load about a third of the relay's samples are inside fetch (native, as in the floor), a fifth in SQLite statements (the settlement transaction, its commit and the log's index pages), and what is left spreads over the pipeline's steps with none above 2 %.",
+  "- Paced streams cost per chunk, not per request: 20 chunks each cross from Bun's HTTP thread to JavaScript, through the SSE parser and the usage check, and out to the client as their own write. On this 2-core machine the servers share one core, so at 2,000 paced streams the mock and any relay in front of it run out of CPU (the mock alone spends about 0.6 ms per stream): the added time to first byte there is queueing for that core.",
+];
 
 export function relayReport(dir: string, extras: ReportExtras = {}): string {
   const all = measures(dir);
@@ -137,8 +132,8 @@ export function relayReport(dir: string, extras: ReportExtras = {}): string {
   const points = [...new Set(cells.filter(([, , target]) => target === "ours").map(([scenario, conns]) => `${scenario}|${conns}`))];
   const rows: string[] = [];
   let cpuOk: boolean | undefined;
-  let throughputOk: boolean | undefined;
-  let latencyOk: boolean | undefined;
+  let pacedThroughputOk: boolean | undefined;
+  const ttfbOk = new Map<string, boolean>();
   let portkeyMin = Infinity;
   let peakRss = 0;
   for (const point of points) {
@@ -149,25 +144,31 @@ export function relayReport(dir: string, extras: ReportExtras = {}): string {
     const pipe = get("bun-pipe");
     const direct = get("direct");
     const portkey = get("portkey");
-    peakRss = Math.max(peakRss, ours.peakRssMb || 0);
-    const cpuRatio = parse ? ours.cpuMsPerRequest / parse.cpuMsPerRequest : NaN;
-    const throughput = pipe ? ours.rps / pipe.rps : NaN;
     const paced = scenario === "paced";
+    if (Number(conns) >= 128 || paced) peakRss = Math.max(peakRss, ours.peakRssMb || 0);
+    const cpuRatio = parse ? ours.cpuMsPerRequest / parse.cpuMsPerRequest : NaN;
     // Latency added is only meaningful where the load does not saturate the CPU (paced streams);
     // in the closed-loop scenarios p50 is mostly queueing and is reported, not judged.
     const addedP50 = direct ? (paced ? ours.ttfb50 - direct.ttfb50 : ours.p50 - direct.p50) : NaN;
     const addedP99 = direct ? (paced ? ours.ttfb99 - direct.ttfb99 : ours.p99 - direct.p99) : NaN;
     const versusPortkey = portkey ? ours.rps / portkey.rps : NaN;
-    // Paced streams run at the upstream's pace for everyone: throughput says nothing there.
+    const versusDirect = direct ? ours.rps / direct.rps : NaN;
+    // Paced streams run at the upstream's pace for everyone: there throughput is judged against the mock.
     if (!paced && Number.isFinite(versusPortkey)) portkeyMin = Math.min(portkeyMin, versusPortkey);
     if (!paced && Number.isFinite(cpuRatio)) cpuOk = (cpuOk ?? true) && cpuRatio <= 1.5;
-    if (!paced && Number.isFinite(throughput)) throughputOk = (throughputOk ?? true) && throughput >= 0.85;
-    if (paced && Number.isFinite(addedP50)) latencyOk = (latencyOk ?? true) && addedP50 < 1 && addedP99 < 5;
+    if (paced && Number.isFinite(versusDirect)) pacedThroughputOk = (pacedThroughputOk ?? true) && versusDirect >= 0.98;
+    if (paced && Number.isFinite(addedP99)) ttfbOk.set(conns, addedP99 <= (Number(conns) >= 2000 ? 20 : 5));
+    const throughput = paced
+      ? `${fixed(versusDirect, 2)}× the mock`
+      : `${fixed(pipe ? (ours.rps / pipe.rps) * 100 : NaN, 0)} % of bun-pipe (${fixed(parse ? ours.rps / parse.rps : NaN, 2)}× bun-parse)`;
     rows.push(
-      `| ${scenario} | ${conns} | ${fixed(ours.cpuMsPerRequest, 3)} / ${fixed(parse?.cpuMsPerRequest ?? NaN, 3)} = ${fixed(cpuRatio)}× | ${fixed(throughput * 100, 0)} % of bun-pipe (${fixed(parse ? ours.rps / parse.rps : NaN, 2)}× bun-parse) | ${fixed(addedP50)} / ${fixed(addedP99)}${paced ? " (TTFB)" : ""} | ${fixed(ours.peakRssMb, 0)} | ${paced ? "–" : `${fixed(versusPortkey, 1)}×`} |`,
+      `| ${scenario} | ${conns} | ${fixed(ours.cpuMsPerRequest, 3)} / ${fixed(parse?.cpuMsPerRequest ?? NaN, 3)} = ${fixed(cpuRatio)}× | ${throughput} | ${fixed(addedP50)} / ${fixed(addedP99)}${paced ? " (TTFB)" : ""} | ${fixed(ours.peakRssMb, 0)} | ${paced ? "–" : `${fixed(versusPortkey, 1)}×`} |`,
     );
   }
-  const rssOk = peakRss > 0 ? peakRss < 200 : undefined;
+  const rssOk = peakRss > 0 ? peakRss <= 150 : undefined;
+  const memory = extras.memory;
+  const settleOk = memory ? memory.afterMb <= memory.idleMb * 1.2 : undefined;
+  const ttfbVerdict = (conns: string) => verdict(ttfbOk.get(conns));
   const summary = existsSync(join(dir, "summary.md"))
     ? readFileSync(join(dir, "summary.md"), "utf8").replace(/^# .*\n/, "").replace(/^## /gm, "#### ").trim()
     : "";
@@ -176,16 +177,20 @@ export function relayReport(dir: string, extras: ReportExtras = {}): string {
 \`bench/relay.ts\` runs the team harness (\`bench/harness\`, a copy of the shared bench tool): the
 mock upstream, a bare Bun passthrough that pipes (bun-pipe) or also parses usage (bun-parse),
 Portkey, and our gateway on a fresh SQLite store with one channel and one unlimited token, created
-through the management API. Every request through ours is authenticated, priced, held, settled
-and logged (two store transactions). Servers share CPU 0 and the load generator (${meta.loadgen}) has CPU 1,
-so requests per second measure CPU cost per request. Medians of ${meta.repeats} × ${meta.duration_s} s runs, ${meta.date}.
+through the management API. Every request through ours is authenticated, priced, reserved,
+settled and logged (one store transaction, group-committed). Servers share CPU 0 and the load
+generator (${meta.loadgen}) has CPU 1, so requests per second measure CPU cost per request. Medians of
+${meta.repeats} × ${meta.duration_s} s runs, ${meta.date}. The Bun passthroughs and the probe run with fetch's
+in-flight limit raised like ours raises its own, so the 2,000 paced streams queue nowhere.
 
-| aim (issue 3) | verdict |
+| aim (issue 14) | verdict |
 |---|---|
 | CPU per request at most 1.5 × bun-parse (non-streamed and streamed) | ${verdict(cpuOk)} |
-| at least 85 % of the bare passthrough's throughput (bun-pipe) | ${verdict(throughputOk)} |
-| adds under 1 ms at p50 and under 5 ms at p99 (paced streams, time to first byte vs direct) | ${verdict(latencyOk)} |
-| under 200 MB RSS under load | ${verdict(rssOk)} (peak ${fixed(peakRss, 0)} MB) |
+| paced throughput at least 0.98 × the mock | ${verdict(pacedThroughputOk)} |
+| added p99 time to first byte at most 5 ms at 256 paced streams | ${ttfbVerdict("256")} |
+| added p99 time to first byte at most 20 ms at 2,000 paced streams | ${ttfbVerdict("2000")} |
+| peak RSS at most 150 MB (128-connection and paced runs) | ${verdict(rssOk)} (peak ${fixed(peakRss, 0)} MB) |
+| back within 20 % of idle a minute after the load | ${verdict(settleOk)}${memory ? ` (${fixed(memory.idleMb, 0)} MB idle, ${fixed(memory.afterMb, 0)} MB after ${memory.waitSeconds} s)` : ""} |
 | beats Portkey many times over | ${Number.isFinite(portkeyMin) ? `${fixed(portkeyMin, 1)}× its throughput at least` : "–"} |
 
 | scenario | conns | CPU ms/request: ours / bun-parse | throughput | added p50 / p99 ms vs direct | peak RSS MB | × Portkey |

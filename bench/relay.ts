@@ -1,12 +1,13 @@
 // Relay overhead: the team's harness (bench/harness, a copy of our shared bench tool) runs the
 // mock upstream, the bare Bun passthroughs (pipe and parse), Portkey and our gateway side by side
-// on one machine, non-streamed, streamed and paced, and this file prepares our gateway for it: a
-// fresh SQLite store with a channel pointing at the mock and a token, created through the real
-// management API. The numbers and the verdict on the aims go to the "Relay" section of
-// docs/PERFORMANCE.md.
+// on one machine, non-streamed, streamed and paced (256 and 2,000 streams), and this file prepares
+// our gateway for it: a fresh SQLite store with a channel pointing at the mock and a token,
+// created through the real management API. Then our memory through load and a minute after it
+// (relay-memory.ts) and the ledger alone (relay-ledger.ts). The numbers and the verdict on the
+// aims go to the "Relay" section of docs/PERFORMANCE.md.
 //
-//   npm run bench -- relay                         (about 15 minutes)
-//   RELAY_BENCH_QUICK=1 npm run bench -- relay     (a smoke run of about 2 minutes)
+//   npm run bench -- relay                         (about 20 minutes)
+//   RELAY_BENCH_QUICK=1 npm run bench -- relay     (a smoke run of about 4 minutes)
 //   RELAY_BENCH_REUSE=bench/harness/results/<run> npm run bench -- relay   (redo only the extras)
 // Harness knobs (DURATION, REPEATS, CONNS, SCENARIOS, TARGETS...) pass through the environment.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -15,6 +16,7 @@ import { join } from "node:path";
 import { buildAssetsIfStale } from "../src/build/build-assets.ts";
 import { writePerformanceSection } from "./performance-doc.ts";
 import type { LedgerCost } from "./relay-ledger.ts";
+import { traceMemory } from "./relay-memory.ts";
 import { relayReport } from "./relay-report.ts";
 
 const root = join(import.meta.dir, "..");
@@ -92,13 +94,6 @@ export async function measureLedger(): Promise<LedgerCost | undefined> {
   return line ? (JSON.parse(line[1]!) as LedgerCost) : undefined;
 }
 
-/**
- * Runtime settings that can only come from the environment, measured as a second, shorter run
- * of ours alone: JavaScriptCore's heap sized for 512 MB instead of the machine's memory, and
- * fetch allowed more than Bun's default of 256 requests in flight.
- */
-export const tunedEnvironment = "BUN_JSC_forceRAMSize=536870912 BUN_CONFIG_MAX_HTTP_REQUESTS=4096";
-
 export async function benchRelay(): Promise<string> {
   await ensureHarnessInstalled();
   await buildAssetsIfStale();
@@ -116,27 +111,20 @@ export async function benchRelay(): Promise<string> {
       GATEWAY_KEY: key,
       GATEWAY_CMD: `env ${envPrefix} ${bun} ${join(root, "src", "main.ts")}`,
       OUT: out,
-      ...(quick ? { DURATION: "3", WARMUP: "1", REPEATS: "1", PROBE_DURATION: "2", PACED_CONNS: "64" } : {}),
+      PACED_CONNS: "256 2000",
+      ...(quick ? { DURATION: "3", WARMUP: "1", REPEATS: "1", PROBE_DURATION: "2", CONNS: "128" } : {}),
       ...Object.fromEntries(["DURATION", "WARMUP", "REPEATS", "CONNS", "SCENARIOS", "TARGETS", "PACED_CONNS", "PROBE_DURATION"].filter((name) => process.env[name]).map((name) => [name, process.env[name]])),
     });
-    const tunedOut = `${out}-tuned`;
-    if (process.env.RELAY_BENCH_TUNED !== "0") {
-      await run(["bash", join(harness, "run-bench.sh")], harness, {
-        GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
-        GATEWAY_KEY: key,
-        GATEWAY_CMD: `env ${tunedEnvironment} ${envPrefix} ${bun} ${join(root, "src", "main.ts")}`,
-        OUT: tunedOut,
-        TARGETS: "direct ours",
-        SCENARIOS: "nonstream stream paced",
-        CONNS: "128",
-        REPEATS: "1",
-        ...(quick ? { DURATION: "3", WARMUP: "1", PROBE_DURATION: "2", PACED_CONNS: "64" } : {}),
-      });
-    }
-    const markdown = relayReport(out, {
-      ledger: await measureLedger(),
-      tuned: existsSync(join(tunedOut, "results.jsonl")) ? { dir: tunedOut, environment: tunedEnvironment } : undefined,
+    const memory = await traceMemory({
+      gatewayCommand: [bun, join(root, "src", "main.ts")],
+      gatewayEnv: gatewayEnv,
+      gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+      key,
+      mockPort: basePort,
+      loadSeconds: quick ? 5 : 15,
+      waitSeconds: quick ? 20 : 60,
     });
+    const markdown = relayReport(out, { ledger: await measureLedger(), memory });
     writePerformanceSection("relay", markdown);
     return markdown;
   } finally {

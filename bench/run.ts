@@ -1,5 +1,7 @@
 // `npm run bench`: every benchmark of the project, each writing its own section of
 // docs/PERFORMANCE.md. Run one with `npm run bench -- startup`.
+import { benchClaudeConversion } from "./claude-conversion.ts";
+import { benchMetricsHooks } from "./metrics-hooks.ts";
 import { benchPages } from "./pages.ts";
 import { benchRelay } from "./relay.ts";
 import { benchStartup } from "./startup.ts";
@@ -8,6 +10,8 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: benchStartup,
   relay: benchRelay,
   pages: benchPages,
+  claude: benchClaudeConversion,
+  metrics: benchMetricsHooks,
 };
 
 const wanted = process.argv.slice(2);

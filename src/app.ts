@@ -3,10 +3,11 @@
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
 import { apiApp } from "./api/api-app.ts";
-import { isAppError } from "./errors/app-error.ts";
+import { isAppError, type AppError } from "./errors/app-error.ts";
 import { internalErrorEnvelope, toEnvelope } from "./errors/to-envelope.ts";
 import { toOpenAIError } from "./errors/to-openai-error.ts";
 import { createAuthGuard } from "./http/auth-guard.ts";
+import { discardUnreadBody } from "./http/read-body.ts";
 import { requestTranslator } from "./http/request-language.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import type { WebDeps } from "./http/web-deps.ts";
@@ -15,16 +16,31 @@ import { assetRoutes } from "./console/assets/asset-routes.ts";
 import { renderErrorPage } from "./console/pages/error-page.tsx";
 import { logger } from "./logger.ts";
 import { faceOf } from "./faces.ts";
+import { countRequest } from "./metrics/metrics.ts";
+import { metricsRoutes } from "./metrics/metrics-route.ts";
+import { openApiRoutes } from "./openapi/openapi-routes.ts";
 import { relayApp } from "./relay/relay-app.ts";
 import { useProviderEndpoints } from "./services/auth/provider-endpoints.ts";
 
 export function createApp(config: Config, sessionSecret: string) {
   useProviderEndpoints(config.endpoints);
   const deps: WebDeps = { config, auth: createAuthGuard(sessionSecret) };
-  return new Elysia()
+  // The API reference describes the routes this very app registered (read when first asked).
+  const routes = () => app.routes;
+  const app = new Elysia()
     .use(securityHeaders())
-    .onError(({ error, code, request, path, set }) => {
+    // After the answer left: one counter increment, by the route's pattern and the status.
+    .onAfterResponse({ as: "global" }, ({ request, route, set, responseValue }) => {
+      const status = responseValue instanceof Response ? responseValue.status : typeof set.status === "number" ? set.status : 200;
+      countRequest(route || undefined, request, status);
+    })
+    .onError(async ({ error: thrown, code, request, path, set }) => {
       const face = faceOf(path);
+      // Elysia wraps whatever a body parser throws; ours throws AppError (a body over the limit).
+      const error = code === "PARSE" && isAppError((thrown as Error).cause) ? ((thrown as Error).cause as AppError) : thrown;
+      // Refused before its body was read (rate limits, credentials): read it away first, or the
+      // client, still sending, sees a reset connection instead of this answer.
+      await discardUnreadBody(request);
       const translate = requestTranslator(request);
       // Elysia applies `set` to whatever the handler returns, so the status goes there too.
       const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -42,7 +58,7 @@ export function createApp(config: Config, sessionSecret: string) {
         set.status = 404;
         return renderErrorPage(request, 404);
       }
-      if (code === "PARSE" || code === "VALIDATION") {
+      if ((code === "PARSE" && !isAppError(error)) || code === "VALIDATION") {
         if (face === "relay") {
           return json(400, { error: { message: "Invalid request body", type: "invalid_request_error", param: "", code: "invalid_request" } });
         }
@@ -68,10 +84,13 @@ export function createApp(config: Config, sessionSecret: string) {
       set.status = 500;
       return renderErrorPage(request, 500);
     })
+    .use(metricsRoutes(config))
     .use(relayApp(deps))
     .use(apiApp(deps))
+    .use(openApiRoutes(routes))
     .use(assetRoutes())
     .use(consoleApp(deps));
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

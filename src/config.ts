@@ -2,6 +2,8 @@
 // Everything the process needs from its surroundings is here; nothing else reads process.env.
 import { hostname } from "node:os";
 import { z } from "zod";
+import { ConfigError } from "./config-error.ts";
+import { readBackupArguments, readImportArguments, type ImportArguments } from "./tool-arguments.ts";
 
 /** Empty strings count as unset, so `FOO=` in a service file falls back to the default. */
 const optionalString = z
@@ -16,6 +18,8 @@ const port = z.coerce
   .max(65535, "must be between 0 and 65535");
 
 const seconds = z.coerce.number({ message: "must be a number of seconds" }).min(0, "must not be negative");
+
+const megabytes = z.coerce.number({ message: "must be a number of megabytes" }).positive("must be above 0").max(4096, "must be at most 4096");
 
 const booleanFlag = z
   .string()
@@ -53,12 +57,28 @@ const environmentSchema = z.object({
   RELAY_TIMEOUT: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(0)),
   STREAMING_TIMEOUT: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(300)),
   SYNC_FREQUENCY: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(60)),
+  // new-api's switch for the drawing and music task poller: on unless set to a false value.
+  UPDATE_TASK: z
+    .string()
+    .optional()
+    .transform((value) => value === undefined || value.trim() === "" || ["1", "true", "yes", "on"].includes(value.trim().toLowerCase())),
+  TASK_POLL_INTERVAL: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(15)),
+  TASK_TIMEOUT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ message: "must be a number of seconds" }).int().min(60, "must be at least 60 seconds").default(3600)),
+  SHUTDOWN_GRACE_PERIOD: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(30)),
   NODE_NAME: optionalString,
   CRITICAL_RATE_LIMIT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(20)),
   CRITICAL_RATE_LIMIT_DURATION: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(1200)),
   GLOBAL_API_RATE_LIMIT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).default(360)),
   GLOBAL_API_RATE_LIMIT_DURATION: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(180)),
   OUTBOUND_ALLOWED_HOSTS: optionalString,
+  MAX_REQUEST_BODY_MB: z.preprocess((v) => (v === "" ? undefined : v), megabytes.default(32)),
+  MAX_AUDIO_UPLOAD_MB: z.preprocess((v) => (v === "" ? undefined : v), megabytes.default(25)),
+  MAX_IMAGE_UPLOAD_MB: z.preprocess((v) => (v === "" ? undefined : v), megabytes.default(50)),
+  MAX_API_BODY_KB: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ message: "must be a number of kilobytes" }).positive("must be above 0").default(1024)),
+  METRICS_ENABLED: booleanFlag,
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
+  BACKUP_DIR: optionalString,
+  BACKUP_KEEP: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ message: "must be a number" }).int("must be an integer").min(1, "must be at least 1").default(7)),
   SWITCHYARD_CLOCK_OFFSET_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().default(0)),
   GITHUB_OAUTH_AUTHORIZE_URL: endpoint("https://github.com/login/oauth/authorize"),
   GITHUB_OAUTH_TOKEN_URL: endpoint("https://github.com/login/oauth/access_token"),
@@ -82,17 +102,40 @@ export type Config = {
   relayTimeoutSeconds: number;
   streamingTimeoutSeconds: number;
   syncFrequencySeconds: number;
+  /** Seconds between polls of unfinished drawing and music tasks; 0 = no polling (UPDATE_TASK=false). */
+  taskPollSeconds: number;
+  /** A task still unfinished this long after its submission fails and is refunded. */
+  taskTimeoutSeconds: number;
+  /** On SIGTERM/SIGINT: how long streams in flight may still run before they are cut. */
+  shutdownGraceSeconds: number;
   nodeName: string;
   /** Login, registration, codes and OAuth: hits per client address per window. */
   criticalRateLimit: { count: number; seconds: number };
   /** Every other /api call; count 0 turns the limit off. */
   apiRateLimit: { count: number; seconds: number };
+  /** Largest request bodies, in bytes (http/body-limits.ts says which applies where). */
+  bodyLimits: BodyLimits;
   /** Private hosts that user-chosen URLs (webhooks) may still reach (http/outbound-url.ts). */
   outboundAllowedHosts: string[];
   /** Test hook: shifts the clock of the core (clock.ts). */
   clockOffsetMs: number;
+  /** GET /metrics (Prometheus): off unless enabled, and then only with this bearer token. */
+  metrics: { enabled: false } | { enabled: true; token: string };
+  /** Daily SQLite backups into `dir`, keeping the newest `keep` (off without BACKUP_DIR). */
+  backup: { dir?: string; keep: number };
   /** Where the social sign-ins and the human check talk to (real services unless overridden). */
   endpoints: ProviderEndpoints;
+};
+
+export type BodyLimits = {
+  /** JSON bodies of the relay (chat, embeddings, images, speech...) and the playground. */
+  relayJson: number;
+  /** Audio files for transcription and translation (OpenAI's own limit is 25 MB). */
+  audioUpload: number;
+  /** Images for /v1/images/edits. */
+  imageUpload: number;
+  /** /api and the console. */
+  api: number;
 };
 
 export type ProviderEndpoints = {
@@ -101,7 +144,7 @@ export type ProviderEndpoints = {
   turnstileVerify: string;
 };
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 export function readConfig(environment: Record<string, string | undefined>, portOverride?: number): Config {
   const parsed = environmentSchema.safeParse(environment);
@@ -110,6 +153,9 @@ export function readConfig(environment: Record<string, string | undefined>, port
     throw new ConfigError(`invalid ${issue.path.join(".")}: ${issue.message}`);
   }
   const env = parsed.data;
+  if (env.METRICS_ENABLED && !env.METRICS_TOKEN) {
+    throw new ConfigError("invalid METRICS_TOKEN: must be set (16 characters or more) when METRICS_ENABLED is true");
+  }
   const dsn = env.SQL_DSN && env.SQL_DSN !== "local" ? env.SQL_DSN : undefined;
   return {
     port: portOverride ?? env.PORT,
@@ -123,11 +169,22 @@ export function readConfig(environment: Record<string, string | undefined>, port
     relayTimeoutSeconds: env.RELAY_TIMEOUT,
     streamingTimeoutSeconds: env.STREAMING_TIMEOUT,
     syncFrequencySeconds: env.SYNC_FREQUENCY,
+    taskPollSeconds: env.UPDATE_TASK ? env.TASK_POLL_INTERVAL : 0,
+    taskTimeoutSeconds: env.TASK_TIMEOUT,
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_PERIOD,
     nodeName: env.NODE_NAME ?? `${hostname()}-${process.pid}`,
     criticalRateLimit: { count: env.CRITICAL_RATE_LIMIT, seconds: env.CRITICAL_RATE_LIMIT_DURATION },
     apiRateLimit: { count: env.GLOBAL_API_RATE_LIMIT, seconds: env.GLOBAL_API_RATE_LIMIT_DURATION },
+    bodyLimits: {
+      relayJson: Math.round(env.MAX_REQUEST_BODY_MB * 1024 * 1024),
+      audioUpload: Math.round(env.MAX_AUDIO_UPLOAD_MB * 1024 * 1024),
+      imageUpload: Math.round(env.MAX_IMAGE_UPLOAD_MB * 1024 * 1024),
+      api: Math.round(env.MAX_API_BODY_KB * 1024),
+    },
     outboundAllowedHosts: (env.OUTBOUND_ALLOWED_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean),
     clockOffsetMs: env.SWITCHYARD_CLOCK_OFFSET_MS,
+    metrics: env.METRICS_ENABLED ? { enabled: true, token: env.METRICS_TOKEN! } : { enabled: false },
+    backup: { dir: env.BACKUP_DIR, keep: env.BACKUP_KEEP },
     endpoints: {
       github: { authorize: env.GITHUB_OAUTH_AUTHORIZE_URL, token: env.GITHUB_OAUTH_TOKEN_URL, user: env.GITHUB_USER_URL },
       linuxdo: { authorize: env.LINUXDO_OAUTH_AUTHORIZE_URL, token: env.LINUXDO_OAUTH_TOKEN_URL, user: env.LINUXDO_USER_URL },
@@ -139,9 +196,13 @@ export function readConfig(environment: Record<string, string | undefined>, port
 export type CommandLine =
   | { action: "serve"; port?: number }
   | { action: "version" }
-  | { action: "help" };
+  | { action: "help" }
+  | { action: "import"; request: ImportArguments }
+  | { action: "backup"; file?: string };
 
 export function readCommandLine(argv: string[]): CommandLine {
+  if (argv[0] === "import") return { action: "import", request: readImportArguments(argv.slice(1)) };
+  if (argv[0] === "backup") return { action: "backup", ...readBackupArguments(argv.slice(1)) };
   let port: number | undefined;
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index]!;
@@ -164,6 +225,20 @@ const port_ = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().
 export const helpText = `Switchyard: AI model API gateway and management console
 
 Usage: switchyard [--port N] [--version] [--help]
+       switchyard import <source> [--dry-run] [--merge] [--with-logs]
+       switchyard backup [file]
+
+Commands:
+  (none)              serve the gateway and the console
+  import <source>     copy a new-api (v0.4 or later) or one-api (v0.6) database into this store:
+                      users with their passwords, tokens with their keys, channels, options,
+                      redemption codes, top-ups and tasks, in one transaction. The source is a
+                      SQLite file, a postgres:// URL or a mysql:// URL.
+    --dry-run         print what would be imported and skipped, write nothing
+    --merge           add to a store that already has data (ids are shifted past its own)
+    --with-logs       import the usage logs too (in batches, with a progress bar)
+  backup [file]       write a consistent copy of the SQLite store, also while it serves
+                      (default: switchyard-backup-<time>.db beside the store)
 
 Environment:
   PORT                port to listen on (default 3000; --port wins)
@@ -178,6 +253,11 @@ Environment:
   RELAY_TIMEOUT       seconds before an upstream call is abandoned (0 = never)
   STREAMING_TIMEOUT   seconds a stream may stay silent (default 300)
   SYNC_FREQUENCY      seconds between cache resyncs with the store (default 60)
+  UPDATE_TASK         false: this instance never polls drawing and music tasks (default true)
+  TASK_POLL_INTERVAL  seconds between polls of unfinished tasks (default 15)
+  TASK_TIMEOUT        seconds after which an unfinished task fails and is refunded (default 3600)
+  SHUTDOWN_GRACE_PERIOD  seconds streams may run on after SIGTERM/SIGINT before they are
+                      cut with an error event (default 30); every request is settled first
   CRITICAL_RATE_LIMIT login/registration attempts per address per window (default 20)
   CRITICAL_RATE_LIMIT_DURATION  that window in seconds (default 1200)
   GLOBAL_API_RATE_LIMIT         /api calls per address per window (default 360, 0 = off)
@@ -186,4 +266,8 @@ Environment:
   LINUXDO_OAUTH_AUTHORIZE_URL, LINUXDO_OAUTH_TOKEN_URL, LINUXDO_USER_URL
   TURNSTILE_VERIFY_URL  provider endpoints (default: the real services)
   OUTBOUND_ALLOWED_HOSTS  comma-separated private hosts webhooks may reach (default none)
+  METRICS_ENABLED     true: serve Prometheus metrics at GET /metrics (default false)
+  METRICS_TOKEN       the bearer token /metrics requires (16 characters or more)
+  BACKUP_DIR          folder for a daily backup of the SQLite store (default: no daily backup)
+  BACKUP_KEEP         how many daily backups to keep (default 7)
 `;

@@ -6,3 +6,11 @@ export function faceOf(path: string): Face {
   if (/^\/(v1|v1beta|pg|mj|suno|dashboard)(\/|$)/.test(path) || /^\/mj-[^/]+\/mj\//.test(path)) return "relay";
   return "console";
 }
+
+/** The path of a request's absolute URL, without parsing all of it (this runs for every request). */
+export function pathOfUrl(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const query = url.indexOf("?", start);
+  return query < 0 ? url.slice(start) : url.slice(start, query);
+}

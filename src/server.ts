@@ -1,5 +1,6 @@
-// Start-up, top to bottom: open the store (migrating it), open the shared state, load options,
-// make sure root exists, build the app, listen, start background jobs.
+// Start-up, top to bottom: open the store (migrating it), open the shared state and the
+// reservation book, load options, make sure root exists, build the app, listen, start background
+// jobs.
 import { join } from "node:path";
 import { createApp } from "./app.ts";
 import { setClockOffset } from "./clock.ts";
@@ -7,15 +8,25 @@ import type { Config } from "./config.ts";
 import { openSharedState } from "./cache/open-shared-state.ts";
 import { useDiskAssets } from "./console/assets/asset-store.ts";
 import { trustOutboundHosts } from "./http/outbound-url.ts";
-import { startJobs, stopJobs } from "./jobs/scheduler.ts";
+import { outerBodyLimit } from "./http/read-body.ts";
+import { startJobs } from "./jobs/scheduler.ts";
 import { logger } from "./logger.ts";
+import { openReservationBook } from "./services/billing/reservation-book.ts";
 import { loadOptions } from "./services/options/options.ts";
 import { ensureSessionSecret } from "./services/auth/session-secret.ts";
 import { createRootIfEmpty } from "./services/users/registration.ts";
+import { stopGracefully } from "./shutdown.ts";
 import { closeStore, openStore } from "./store/client.ts";
 import { productVersion } from "./version.ts";
 
-export type RunningServer = { port: number; stop(): Promise<void> };
+export type RunningServer = {
+  port: number;
+  /**
+   * Stops without losing money (shutdown.ts); `reason` is logged (the signal). False when some
+   * relay request never ended (its reservation ends with the process; nothing was charged).
+   */
+  stop(reason: string): Promise<boolean>;
+};
 
 export async function startServer(config: Config): Promise<RunningServer> {
   setClockOffset(config.clockOffsetMs);
@@ -23,11 +34,12 @@ export async function startServer(config: Config): Promise<RunningServer> {
   useDiskAssets(join(import.meta.dir, "..", "build"));
   await openStore(config.store);
   const shared = await openSharedState(config.redisUrl, config.redisPrefix);
+  const reservations = await openReservationBook(shared, config.nodeName);
   await loadOptions();
   if (await createRootIfEmpty()) logger.warn("created the root account root / 123456: change its password now");
   const sessionSecret = await ensureSessionSecret(config.sessionSecret);
   const app = createApp(config, sessionSecret);
-  app.listen({ port: config.port, hostname: config.host });
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: outerBodyLimit(config.bodyLimits) });
   const port = app.server!.port!;
   startJobs(config);
   logger.info(`Switchyard ${productVersion} listening`, {
@@ -37,11 +49,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   return {
     port,
-    async stop() {
-      stopJobs();
-      await app.stop();
-      await shared.close();
-      await closeStore();
-    },
+    stop: (reason) =>
+      stopGracefully(
+        {
+          server: app.server!,
+          graceSeconds: config.shutdownGraceSeconds,
+          async closeShared() {
+            await reservations.close();
+            await shared.close();
+          },
+          closeStore,
+        },
+        reason,
+      ),
   };
 }

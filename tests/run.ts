@@ -5,10 +5,14 @@
 //   4. API and relay suites on SQLite                  bun test tests/api tests/relay
 //   5. the same suites on PostgreSQL                   when TEST_PG_URL is set (CI sets it)
 //   6. browser suites (Playwright + Debian Chromium)   bun test tests/console
-//   7. the single executable                           bun test tests/build
+//   7. the single executable, built once, copied alone into an empty folder, and tested as shipped:
+//      its own checks (tests/build), then the relay, session, token and channel suites
+//      (TEST_TARGET=executable), then the console tour and the channel drawer in Chromium.
+//      Any build option that breaks a route fails here, not in a self-hoster's hands.
 // Extra arguments narrow the run to matching steps: `npm test -- api console`.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { buildExecutableAlone } from "./helpers/test-target.ts";
 
 const root = join(import.meta.dir, "..");
 const bun = process.execPath;
@@ -16,9 +20,41 @@ const bun = process.execPath;
 // bun's default 5 s (bunfig.toml's [test] timeout is not read by every bun version).
 const bunTest = [bun, "test", "--timeout", "60000"];
 
-type Step = { name: string; command: string[]; env?: Record<string, string>; isTest: boolean; when?: () => boolean | string };
+type Step = {
+  name: string;
+  command: string[];
+  env?: Record<string, string>;
+  /** Work done in this process before the command, giving it more environment. */
+  prepare?: () => Promise<Record<string, string>>;
+  isTest: boolean;
+  when?: () => boolean | string;
+};
 
 const folders = (...names: string[]) => names.filter((name) => existsSync(join(root, name)));
+
+/** The suites that also run against the executable (TEST_TARGET=executable). */
+const executableSuites = [
+  "tests/relay/endpoints.test.ts",
+  "tests/relay/billing.test.ts",
+  "tests/relay/refusals.test.ts",
+  "tests/relay/routing.test.ts",
+  "tests/relay/playground.test.ts",
+  "tests/relay/concurrency.test.ts",
+  "tests/relay/shutdown.test.ts",
+  "tests/store/upgrade-backup.test.ts",
+  "tests/api/session.test.ts",
+  "tests/api/tokens.test.ts",
+  "tests/api/channels.test.ts",
+];
+const executableBrowserSuites = ["tests/console/pages-tour.test.ts", "tests/console/channels.test.ts"];
+
+/** Built once per run and shared by the executable steps; its folder is removed at the end. */
+let executable: Promise<string> | undefined;
+let executableFolder: string | undefined;
+async function executableEnvironment(): Promise<Record<string, string>> {
+  executable ??= buildExecutableAlone().then((path) => ((executableFolder = dirname(path)), path));
+  return { TEST_EXECUTABLE: await executable };
+}
 
 const steps: Step[] = [
   { name: "typecheck", command: [join(root, "node_modules", ".bin", "tsc"), "-p", "."], isTest: false },
@@ -36,7 +72,20 @@ const steps: Step[] = [
     when: () => (process.env.TEST_PG_URL ? true : "TEST_PG_URL is not set: the PostgreSQL run is skipped (CI sets it)"),
   },
   { name: "console", command: [...bunTest, ...folders("tests/console")], isTest: true },
-  { name: "build", command: [...bunTest, ...folders("tests/build")], isTest: true },
+  {
+    name: "executable",
+    command: [...bunTest, ...folders("tests/build"), ...executableSuites],
+    env: { TEST_TARGET: "executable" },
+    prepare: executableEnvironment,
+    isTest: true,
+  },
+  {
+    name: "executable-console",
+    command: [...bunTest, ...executableBrowserSuites],
+    env: { TEST_TARGET: "executable" },
+    prepare: executableEnvironment,
+    isTest: true,
+  },
 ];
 
 const filters = process.argv.slice(2);
@@ -52,10 +101,19 @@ for (const step of steps) {
     continue;
   }
   console.log(`\n== ${step.name}: ${step.command.map((part) => part.replace(root + "/", "")).join(" ")}`);
+  let prepared: Record<string, string> = {};
+  try {
+    prepared = (await step.prepare?.()) ?? {};
+  } catch (error) {
+    console.log(`${step.name}: could not prepare: ${error instanceof Error ? error.message : String(error)}`);
+    failed += 1;
+    brokenSteps.push(step.name);
+    continue;
+  }
   const child = Bun.spawn({
     cmd: step.command,
     cwd: root,
-    env: { ...process.env, ...step.env },
+    env: { ...process.env, ...step.env, ...prepared },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -83,6 +141,7 @@ for (const step of steps) {
   if (child.exitCode !== 0) brokenSteps.push(step.name);
 }
 
+if (executableFolder) rmSync(executableFolder, { recursive: true, force: true });
 if (brokenSteps.length) console.log(`\nfailing steps: ${brokenSteps.join(", ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && brokenSteps.length === 0 ? 0 : 1);

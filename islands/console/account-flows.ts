@@ -118,12 +118,15 @@ export function installAccountFlows(): void {
     const submit = (event.target as HTMLElement).querySelector<HTMLButtonElement>("button[type=submit]");
     if (submit) startCountdown(submit, Number(submit.dataset.countdown ?? 30));
   });
-  document.addEventListener("account-deleted", (event) => {
-    rememberUser(null);
-    const done = (event.target as HTMLElement).dataset.doneText;
-    if (done) sessionStorage.setItem("pending-toast", done);
-    window.location.href = "/login";
-  });
+  // The account is gone, or every session of it ended (sign out everywhere): back to sign-in.
+  for (const name of ["account-deleted", "signed-out"]) {
+    document.addEventListener(name, (event) => {
+      rememberUser(null);
+      const done = (event.target as HTMLElement).dataset.doneText;
+      if (done) sessionStorage.setItem("pending-toast", done);
+      window.location.href = "/login";
+    });
+  }
   document.querySelectorAll<HTMLElement>("[data-oauth-callback]").forEach((element) => void finishCallback(element));
   document.querySelectorAll<HTMLElement>("[data-user-models]").forEach((element) => void showUserModels(element));
 }

@@ -1,5 +1,7 @@
-// Browser entry of the dashboard island (see dashboard.tsx).
+// Browser entry of the dashboard island (see dashboard.tsx). echarts is handed in here, the one
+// place only browsers load, and stays a separate chunk loaded when the first chart is drawn.
 import { mountIsland } from "../hydrate.ts";
-import { Dashboard } from "./dashboard.tsx";
+import { Dashboard, provideChartLibrary } from "./dashboard.tsx";
 
+provideChartLibrary(() => import("./echarts-setup.ts"));
 mountIsland("dashboard", Dashboard);

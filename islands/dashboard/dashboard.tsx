@@ -23,6 +23,19 @@ export type DashboardProps = {
 };
 
 type ChartOption = Record<string, unknown>;
+type ChartLibrary = typeof import("./echarts-setup.ts");
+
+/**
+ * How the browser loads echarts, set by the island's browser entry (dashboard.island.tsx). The
+ * server renders this component too (for the first paint) but never draws a chart, so the
+ * executable's bundle must not carry the charting library's megabyte and a half: this file
+ * names it only as a type.
+ */
+let loadChartLibrary: (() => Promise<ChartLibrary>) | undefined;
+
+export function provideChartLibrary(load: () => Promise<ChartLibrary>): void {
+  loadChartLibrary = load;
+}
 
 /** One echarts chart; the library is loaded on first use. */
 function Chart(props: { option: ChartOption; label: string; testId: string }) {
@@ -31,7 +44,7 @@ function Chart(props: { option: ChartOption; label: string; testId: string }) {
     let disposed = false;
     let chart: { setOption(option: ChartOption, replace: boolean): void; resize(): void; dispose(): void } | undefined;
     const resize = () => chart?.resize();
-    void import("./echarts-setup.ts").then(({ echarts }) => {
+    void loadChartLibrary?.().then(({ echarts }) => {
       if (disposed || !element.current) return;
       chart = echarts.init(element.current, undefined, { renderer: "svg" });
       chart.setOption(props.option, true);

@@ -1,167 +1,212 @@
 /** @jsxImportSource react */
-// The playground (spec §2, §4 Playground message, §9): settings on the left (group, model,
-// temperature 0.1-1 in steps of 0.1, max tokens), the chat on the right with clear-context.
-// Replies stream in; each message is loading, incomplete, complete or error, and a stream
-// error is appended to the reply it broke.
-import { useMemo, useRef, useState } from "react";
+// The playground (spec §2, §4 Playground message, §9): settings on the left, the conversation on
+// the right filling the window. Answers stream in as Markdown; one prompt can go to two models
+// side by side; "view code" shows the request for the user's own token. The conversation is
+// kept in localStorage per user and survives a reload.
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { showToast } from "../console/toasts.ts";
 import { createIslandTranslator } from "../island-i18n.ts";
 import type { Language } from "../../src/i18n/languages.ts";
 import zhModels from "../../src/i18n/locales/zh/models.json";
 import enModels from "../../src/i18n/locales/en/models.json";
 import zhCommon from "../../src/i18n/locales/zh/common.json";
 import enCommon from "../../src/i18n/locales/en/common.json";
-import { streamChat, type ChatMessage } from "./chat-stream.ts";
+import zhLogs from "../../src/i18n/locales/zh/logs.json";
+import enLogs from "../../src/i18n/locales/en/logs.json";
+import zhPlayground from "../../src/i18n/locales/zh/playground.json";
+import enPlayground from "../../src/i18n/locales/en/playground.json";
+import { formatPrice, type MoneyDisplay, type PriceList } from "./answer-cost.ts";
+import { chatBody } from "./chat-request.ts";
+import { Composer } from "./composer.tsx";
+import { defaultParameters, type Message, type PlaygroundState } from "./conversation.ts";
+import { ActionIcon } from "./icons.tsx";
+import { MessageView } from "./message-view.tsx";
+import { loadRenderer } from "./markdown-loader.ts";
+import { ModelPicker } from "./model-picker.tsx";
+import { SettingsPanel, type GroupChoice } from "./settings-panel.tsx";
+import { usePlayground } from "./use-playground.ts";
+import { ViewCodeDialog, type TokenChoice } from "./view-code-dialog.tsx";
 
 export type PlaygroundProps = {
   language: Language;
-  /** Group name -> description, the groups the user may pick. */
-  groups: Record<string, string>;
+  userId: number;
+  groups: GroupChoice[];
   defaultGroup: string;
-  models: string[];
+  /** Group -> the models it can call now. */
+  modelsByGroup: Record<string, string[]>;
+  prices: PriceList;
+  money: MoneyDisplay;
+  /** The user's enabled tokens, for "view code" (names only; a key is fetched when chosen). */
+  tokens: TokenChoice[];
+  baseUrl: string;
 };
-
-type MessageState = "loading" | "incomplete" | "complete" | "error";
-type ShownMessage = ChatMessage & { state: MessageState };
 
 export const defaultModel = "gpt-4o-mini";
 
-export function Playground(props: PlaygroundProps) {
-  const t = useMemo(() => createIslandTranslator(props.language, [{ zh: zhModels, en: enModels }, { zh: zhCommon, en: enCommon }]), [props.language]);
-  const models = props.models.length > 0 ? props.models : [defaultModel];
-  const [group, setGroup] = useState(props.defaultGroup);
-  const [model, setModel] = useState(models.includes(defaultModel) ? defaultModel : models[0]!);
-  const [temperature, setTemperature] = useState(0.7);
-  const [maxTokens, setMaxTokens] = useState(0);
-  const [messages, setMessages] = useState<ShownMessage[]>([]);
-  const [input, setInput] = useState("");
-  const busy = messages.some((message) => message.state === "loading" || message.state === "incomplete");
-  const abort = useRef<AbortController | null>(null);
+function MessageList(props: { messages: Message[]; empty: string; children: (message: Message) => ReactNode }) {
+  const list = useRef<HTMLDivElement>(null);
+  const last = props.messages.at(-1);
+  // Follow the answer as it grows, unless the reader scrolled up to read something else.
+  useEffect(() => {
+    const element = list.current;
+    if (element && element.scrollHeight - element.scrollTop - element.clientHeight < 160) element.scrollTop = element.scrollHeight;
+  }, [props.messages.length, last?.content, last?.reasoning]);
+  return (
+    <div ref={list} className="flex min-h-0 flex-1 flex-col gap-3 overflow-y-auto px-1 py-2" aria-live="polite" data-messages>
+      {props.messages.length === 0 ? <p className="text-base-content/60 m-auto max-w-sm text-center text-sm">{props.empty}</p> : null}
+      {props.messages.map(props.children)}
+    </div>
+  );
+}
 
-  // Only the reply still on screen may change: after "clear context" a late chunk or the end
-  // of an aborted stream has nothing left to update.
-  const updateReply = (controller: AbortController, change: (message: ShownMessage) => ShownMessage) => {
-    if (abort.current !== controller) return;
-    setMessages((current) => {
-      const last = current.at(-1);
-      return last && last.role === "assistant" ? [...current.slice(0, -1), change(last)] : current;
-    });
+export function Playground(props: PlaygroundProps) {
+  const t = useMemo(
+    () => createIslandTranslator(props.language, [{ zh: zhModels, en: enModels }, { zh: zhCommon, en: enCommon }, { zh: zhLogs, en: enLogs }, { zh: zhPlayground, en: enPlayground }]),
+    [props.language],
+  );
+  const modelsOf = (group: string) => props.modelsByGroup[group] ?? [];
+  const firstModels = modelsOf(props.defaultGroup);
+  const initial: PlaygroundState = useMemo(
+    () => ({
+      system: "",
+      group: props.defaultGroup,
+      parameters: defaultParameters,
+      panes: [{ model: firstModels.includes(defaultModel) || firstModels.length === 0 ? defaultModel : firstModels[0]!, messages: [] }],
+    }),
+    [],
+  );
+  const options = useMemo(() => ({ userId: props.userId, initial, prices: props.prices, quotaPerUnit: props.money.quotaPerUnit }), []);
+  const playground = usePlayground(options);
+  const { state, busy } = playground;
+  const [text, setText] = useState("");
+  const [images, setImages] = useState<string[]>([]);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [codeOpen, setCodeOpen] = useState(false);
+  const models = modelsOf(state.group);
+  useEffect(() => void loadRenderer(), []);
+  const comparing = state.panes.length > 1;
+
+  const priceOf = (model: string) => {
+    const price = props.prices.models[model];
+    const ratio = props.groups.find((group) => group.name === state.group)?.ratio ?? 1;
+    if (!price) return "";
+    if (price.kind === "fixed") return t("{{price}} / 次", { price: formatPrice(price.price * ratio) });
+    return `${formatPrice(price.modelRatio * 2 * ratio)} / ${formatPrice(price.modelRatio * 2 * ratio * price.completionRatio)}`;
   };
 
-  async function send() {
-    const text = input.trim();
-    if (!text || busy) return;
-    // A failed reply is not context the model should see again.
-    const history: ChatMessage[] = [...messages.filter((message) => message.state === "complete"), { role: "user" as const, content: text }].map(
-      ({ role, content }) => ({ role, content }),
-    );
-    setInput("");
-    setMessages((current) => [...current, { role: "user", content: text, state: "complete" }, { role: "assistant", content: "", state: "loading" }]);
-    const controller = new AbortController();
-    abort.current = controller;
-    const outcome = await streamChat(
-      { messages: history, model, group, temperature, max_tokens: maxTokens },
-      (piece) => updateReply(controller, (message) => ({ ...message, content: message.content + piece, state: "incomplete" })),
-      controller.signal,
-    );
-    updateReply(controller, (message) =>
-      outcome.ok ? { ...message, state: "complete" } : { ...message, content: `${message.content}${message.content ? "\n\n" : ""}${outcome.error}`, state: "error" },
-    );
-    if (abort.current === controller) abort.current = null;
-  }
+  const send = () => {
+    playground.send(text.trim(), images);
+    setText("");
+    setImages([]);
+  };
 
-  function clear() {
-    const controller = abort.current;
-    abort.current = null;
-    controller?.abort();
-    setMessages([]);
-  }
+  const pendingUser: Message = { id: "draft", role: "user", content: text.trim(), images, state: "complete" };
+  const codeBody = codeOpen
+    ? chatBody({
+        model: state.panes[0]!.model,
+        system: state.system,
+        history: text.trim() || images.length ? [...state.panes[0]!.messages, pendingUser] : state.panes[0]!.messages,
+        parameters: state.parameters,
+      })
+    : {};
 
-  const groupNames = Object.keys(props.groups);
+  const picker = (pane: number, label: string) => (
+    <ModelPicker t={t} label={label} value={state.panes[pane]!.model} models={models} priceOf={priceOf} onChange={(model) => playground.setModel(pane, model)} />
+  );
+
   return (
-    <div className="flex gap-4 max-[601px]:flex-col">
-      <aside className="card bg-base-100 w-72 shrink-0 shadow-sm max-[601px]:w-full" aria-label={t("设置")}>
+    <div className="flex h-[calc(100dvh-6rem)] min-h-[28rem] gap-4 max-[600px]:h-[calc(100dvh-5rem)] max-[600px]:gap-2" data-playground>
+      <aside
+        className={`card bg-base-100 w-72 shrink-0 overflow-y-auto shadow-sm max-[900px]:fixed max-[900px]:inset-y-16 max-[900px]:right-0 max-[900px]:z-30 max-[900px]:w-80 max-[900px]:max-w-[90vw] max-[900px]:shadow-xl ${settingsOpen ? "" : "max-[900px]:hidden"}`}
+        aria-label={t("设置")}
+      >
         <div className="card-body gap-3 p-4">
-          <label className="form-control w-full">
-            <span className="label-text mb-1 block text-sm">{t("分组")}</span>
-            <select className="select select-bordered select-sm w-full" value={group} onChange={(event) => setGroup(event.target.value)}>
-              {(groupNames.length > 0 ? groupNames : [props.defaultGroup]).map((name) => (
-                <option key={name} value={name}>
-                  {props.groups[name] ? `${name} (${props.groups[name]})` : name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="form-control w-full">
-            <span className="label-text mb-1 block text-sm">{t("模型")}</span>
-            <select className="select select-bordered select-sm w-full" value={model} onChange={(event) => setModel(event.target.value)}>
-              {models.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="form-control w-full">
-            <span className="label-text mb-1 block text-sm">{t("温度：{{value}}", { value: temperature.toFixed(1) })}</span>
-            <input
-              type="range"
-              min={0.1}
-              max={1}
-              step={0.1}
-              className="range range-sm"
-              value={temperature}
-              aria-label={t("温度")}
-              onChange={(event) => setTemperature(Number(event.target.value))}
-            />
-          </label>
-          <label className="form-control w-full">
-            <span className="label-text mb-1 block text-sm">{t("最大令牌数（0 表示不限制）")}</span>
-            <input type="number" min={0} className="input input-bordered input-sm w-full" value={maxTokens} onChange={(event) => setMaxTokens(Math.max(0, Number(event.target.value) || 0))} />
-          </label>
-          <button type="button" className="btn btn-sm" onClick={clear}>
-            {t("清除上下文")}
-          </button>
+          <div className="flex items-center justify-between min-[901px]:hidden">
+            <h2 className="font-semibold">{t("参数")}</h2>
+            <button type="button" className="btn btn-ghost btn-sm btn-square" aria-label={t("关闭")} onClick={() => setSettingsOpen(false)}>
+              <ActionIcon name="close" />
+            </button>
+          </div>
+          <SettingsPanel
+            t={t}
+            groups={props.groups}
+            group={state.group}
+            onGroup={playground.setGroup}
+            parameters={state.parameters}
+            onParameters={playground.setParameters}
+            onClear={playground.clear}
+            busy={busy}
+          />
         </div>
       </aside>
       <section className="card bg-base-100 min-w-0 flex-1 shadow-sm" aria-label={t("对话")}>
-        <div className="card-body gap-3 p-4">
-          <div className="flex max-h-[60vh] min-h-64 flex-col gap-3 overflow-y-auto" aria-live="polite">
-            {messages.length === 0 ? <p className="text-base-content/60 m-auto text-sm">{t("在下方输入消息开始对话")}</p> : null}
-            {messages.map((message, index) => (
-              <div key={index} className={`chat ${message.role === "user" ? "chat-end" : "chat-start"}`} data-state={message.state}>
-                <div className={`chat-bubble whitespace-pre-wrap break-words ${message.role === "user" ? "chat-bubble-primary" : message.state === "error" ? "chat-bubble-error" : ""}`}>
-                  {message.state === "loading" ? <span className="loading loading-dots loading-sm" aria-label={t("加载中")} /> : message.content}
-                </div>
+        <div className="card-body min-h-0 gap-2 p-3 max-[600px]:p-2">
+          <div className="flex flex-wrap items-center gap-2">
+            {!comparing ? <div className="w-72 max-w-full min-w-0 max-[600px]:flex-1">{picker(0, t("模型"))}</div> : <span className="text-sm font-medium">{t("对比模式")}</span>}
+            <div className="ml-auto flex gap-1">
+              <button
+                type="button"
+                className={`btn btn-sm gap-1 ${comparing ? "btn-active" : "btn-ghost"}`}
+                aria-pressed={comparing}
+                onClick={() => playground.setCompare(!comparing, models.find((model) => model !== state.panes[0]!.model) ?? state.panes[0]!.model)}
+                disabled={busy}
+                aria-label={t("对比")}
+                title={t("两个模型并排回答同一个问题")}
+              >
+                <ActionIcon name="compare" />
+                <span className="max-[600px]:hidden">{t("对比")}</span>
+              </button>
+              <button type="button" className="btn btn-ghost btn-sm gap-1" onClick={() => setCodeOpen(true)} aria-label={t("查看代码")} title={t("查看代码")}>
+                <ActionIcon name="code" />
+                <span className="max-[600px]:hidden">{t("查看代码")}</span>
+              </button>
+              <button type="button" className="btn btn-ghost btn-sm gap-1 min-[901px]:hidden" aria-expanded={settingsOpen} aria-label={t("参数")} onClick={() => setSettingsOpen(!settingsOpen)}>
+                <ActionIcon name="settings" />
+                <span className="max-[600px]:hidden">{t("参数")}</span>
+              </button>
+            </div>
+          </div>
+          <details className="border-base-300 rounded-box border px-3 py-1 text-sm">
+            <summary className="cursor-pointer select-none">
+              {t("系统提示词")}
+              {state.system ? <span className="text-base-content/60 ml-2 truncate">{state.system.slice(0, 60)}</span> : null}
+            </summary>
+            <textarea
+              className="textarea textarea-bordered mt-2 mb-1 w-full"
+              rows={3}
+              placeholder={t("例如：你是一个乐于助人的助手。")}
+              aria-label={t("系统提示词")}
+              value={state.system}
+              onChange={(event) => playground.setSystem(event.target.value)}
+            />
+          </details>
+          <div className={`grid min-h-0 flex-1 gap-3 ${comparing ? "grid-cols-2 max-[700px]:grid-cols-1 max-[700px]:grid-rows-2" : "grid-cols-1"}`}>
+            {state.panes.map((pane, index) => (
+              <div key={index} className={`flex min-h-0 min-w-0 flex-col ${comparing ? "border-base-300 rounded-box border p-2" : ""}`} data-pane={index}>
+                {comparing ? picker(index, t("模型 {{letter}}", { letter: index === 0 ? "A" : "B" })) : null}
+                <MessageList messages={pane.messages} empty={models.length > 0 ? t("在下方输入消息开始对话") : t("这个分组现在没有可用的模型：请联系管理员添加渠道，或换一个分组。")}>
+                  {(message) => (
+                    <MessageView
+                      key={message.id}
+                      message={message}
+                      t={t}
+                      busy={busy}
+                      money={props.money}
+                      actions={{
+                        edit: (id, content, resend) => playground.edit(index, id, content, resend),
+                        regenerate: (id) => playground.regenerate(index, id),
+                        remove: (id) => playground.remove(index, id),
+                      }}
+                    />
+                  )}
+                </MessageList>
               </div>
             ))}
           </div>
-          <form
-            className="flex items-end gap-2"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void send();
-            }}
-          >
-            <textarea
-              className="textarea textarea-bordered min-h-12 flex-1"
-              rows={2}
-              placeholder={t("输入消息，Enter 发送，Shift+Enter 换行")}
-              aria-label={t("消息")}
-              value={input}
-              onChange={(event) => setInput(event.target.value)}
-              onKeyDown={(event) => {
-                if (event.key === "Enter" && !event.shiftKey) {
-                  event.preventDefault();
-                  void send();
-                }
-              }}
-            />
-            <button type="submit" className="btn btn-primary" disabled={busy || !input.trim()}>
-              {t("发送")}
-            </button>
-          </form>
+          <Composer t={t} busy={busy} text={text} images={images} onText={setText} onImages={setImages} onSend={send} onStop={playground.stop} onError={(message) => showToast(message, "error")} />
         </div>
       </section>
+      <ViewCodeDialog t={t} open={codeOpen} onClose={() => setCodeOpen(false)} baseUrl={props.baseUrl} tokens={props.tokens} body={codeBody} />
     </div>
   );
 }

@@ -1,6 +1,11 @@
-// The /api face: every JSON route module, behind the general per-address rate limit.
+// The /api face: every JSON route module, behind the general per-address rate limit and, for
+// sign-in, registration and reset, the credential checks (both when the request arrives, before
+// its body is read), and the body size limit (while reading).
 import { Elysia } from "elysia";
+import { pathOfUrl } from "../faces.ts";
 import { clientAddress } from "../http/client-address.ts";
+import { credentialScopeOf, guardCredentialRequest } from "../http/credential-guard.ts";
+import { limitedBodyParser } from "../http/limited-body-parser.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { requestTranslator } from "../http/request-language.ts";
 import type { WebDeps } from "../http/web-deps.ts";
@@ -16,15 +21,21 @@ import { statusRoutes } from "./status-routes.ts";
 import { oauthRoutes } from "./oauth-routes.ts";
 import { userAdminRoutes } from "./user-admin-routes.ts";
 import { verificationRoutes } from "./verification-routes.ts";
+import { taskRoutes } from "./task-routes.ts";
 import { tokenRoutes } from "./token-routes.ts";
 import { topUpRoutes } from "./topup-routes.ts";
 
 export const apiApp = (deps: WebDeps) =>
   new Elysia({ name: "api" })
-    .onBeforeHandle({ as: "global" }, async ({ request, server, path }) => {
+    .onRequest(async ({ request, server }) => {
+      // Runs for every request of every face: a prefix test, nothing more, for the others.
+      const path = pathOfUrl(request.url);
       if (!path.startsWith("/api/")) return;
       await enforceRateLimit("api", clientAddress(request, server, deps.config.trustProxy), deps.config.apiRateLimit);
+      const credentials = credentialScopeOf(request.method, path);
+      if (credentials) await guardCredentialRequest(credentials, request, server, deps.config);
     })
+    .onParse(limitedBodyParser(deps.config.bodyLimits.api))
     // Success messages are catalog keys like error messages: answer in the caller's language.
     .onAfterHandle({ as: "global" }, ({ request, path, responseValue }) => {
       if (!path.startsWith("/api/")) return;
@@ -46,4 +57,5 @@ export const apiApp = (deps: WebDeps) =>
     .use(modelGroupRoutes(deps))
     .use(redemptionRoutes(deps))
     .use(topUpRoutes(deps))
-    .use(dataRoutes(deps));
+    .use(dataRoutes(deps))
+    .use(taskRoutes(deps));

@@ -4,17 +4,14 @@ import { Elysia } from "elysia";
 import type { WebDeps } from "../http/web-deps.ts";
 import { listVisibleOptions, updateOptions } from "../services/options/options.ts";
 import { resetModelRatios } from "../services/options/model-ratio-reset.ts";
-import type { OptionChange } from "../services/options/option-values.ts";
-import { invalid } from "../errors/app-error.ts";
+import { optionChangesInput, type OptionChange } from "../services/options/option-values.ts";
+import { parseInput } from "../services/parse-input.ts";
 import { Role } from "../services/users/roles.ts";
 import { ok } from "./envelope.ts";
 
 function changesOf(body: unknown): OptionChange[] {
-  const list = Array.isArray(body) ? body : [body];
-  if (list.length === 0 || list.some((item) => typeof item !== "object" || item === null || !("key" in item))) {
-    throw invalid("无效的参数");
-  }
-  return list as OptionChange[];
+  const input = parseInput(optionChangesInput, body);
+  return Array.isArray(input) ? input : [input];
 }
 
 export const optionRoutes = ({ auth }: WebDeps) =>

@@ -1,5 +1,7 @@
 // Reading new-api style query values: Go's strconv rules for booleans, integers that fall back
 // to a default, and the two paging conventions (spec §7, reference §4.3).
+import { boundedPage } from "../services/paging.ts";
+
 export type Query = Record<string, string | undefined>;
 
 /** "1", "t", "true" (any case) are true, like Go's strconv.ParseBool. */
@@ -20,10 +22,10 @@ function pageSizeOf(value: string | undefined, fallback = 10, maximum = 100): nu
 
 /** `p` counted from 0 (tokens, channels): gives the 1-based page the services use. */
 export function zeroBasedPaging(query: Query, sizeParameter: "size" | "page_size") {
-  return { page: Math.max(0, queryInt(query.p, 0)) + 1, pageSize: pageSizeOf(query[sizeParameter]) };
+  return { page: boundedPage(queryInt(query.p, 0) + 1), pageSize: pageSizeOf(query[sizeParameter]) };
 }
 
 /** `p` counted from 1 (logs, users); values below 1 become 1. */
 export function oneBasedPaging(query: Query) {
-  return { page: Math.max(1, queryInt(query.p, 1)), pageSize: pageSizeOf(query.page_size) };
+  return { page: boundedPage(queryInt(query.p, 1)), pageSize: pageSizeOf(query.page_size) };
 }

@@ -5,7 +5,7 @@ import type { WebDeps } from "../http/web-deps.ts";
 import { transferAffQuota } from "../services/users/invites.ts";
 import { updateNotificationSetting } from "../services/users/notification-settings.ts";
 import { Role } from "../services/users/roles.ts";
-import { ensureAffCode, resetAccessToken, updateSelf } from "../services/users/self-service.ts";
+import { endAllSessions, ensureAffCode, resetAccessToken, setFirstPassword, updateSelf } from "../services/users/self-service.ts";
 import { deleteSelf } from "../services/users/user-manage.ts";
 import { toUserView } from "../services/users/user-view.ts";
 import { ok } from "./envelope.ts";
@@ -23,6 +23,27 @@ export const selfRoutes = ({ config, auth }: WebDeps) =>
           await startSession(sessionJwt as unknown as SessionJwt, cookie, user, isSecureRequest(request, config.trustProxy));
         }
         return ok(toUserView(user), passwordChanged ? "密码修改成功！" : "用户信息更新成功！");
+      },
+      { role: Role.common },
+    )
+    .post(
+      "/self/password",
+      async ({ caller, body, cookie, request, sessionJwt }) => {
+        const user = await setFirstPassword(caller, body);
+        if (caller.via === "session") {
+          await startSession(sessionJwt as unknown as SessionJwt, cookie, user, isSecureRequest(request, config.trustProxy));
+        }
+        return ok(toUserView(user), "密码设置成功！");
+      },
+      { role: Role.common },
+    )
+    // Sign out everywhere: every session of the account ends on every instance, this one too.
+    .delete(
+      "/self/sessions",
+      async ({ caller, cookie }) => {
+        await endAllSessions(caller.user);
+        endSession(cookie);
+        return ok(undefined, "已退出所有设备");
       },
       { role: Role.common },
     )

@@ -1,28 +1,47 @@
 // Signing in, out and up with a password (spec §7 Users and sessions).
-import { Elysia } from "elysia";
-import { guardHuman } from "../http/critical-guard.ts";
-import { endSession, isSecureRequest, startSession, type SessionJwt } from "../http/session.ts";
+import { Elysia, type Cookie } from "elysia";
+import { guardTurnstile } from "../http/critical-guard.ts";
+import { namedAccount, recordCredentialFailure, refuseLockedAccount } from "../http/credential-guard.ts";
+import { endSession, isSecureRequest, revokeSession, sessionCookieName, startSession, type SessionJwt } from "../http/session.ts";
 import type { WebDeps } from "../http/web-deps.ts";
 import { loginWithPassword } from "../services/users/login.ts";
 import { registerWithPassword } from "../services/users/registration.ts";
 import { toSessionUser } from "../services/users/user-view.ts";
 import { ok } from "./envelope.ts";
 
+async function signOut(sessionJwt: SessionJwt, cookie: Record<string, Cookie<unknown>>): Promise<void> {
+  const token = cookie[sessionCookieName]?.value;
+  await revokeSession(sessionJwt, typeof token === "string" ? token : undefined);
+  endSession(cookie);
+}
+
 export const sessionRoutes = ({ config, auth }: WebDeps) =>
   new Elysia({ prefix: "/api/user" })
     .use(auth)
+    // JSON only, from this site, the address within its failure limit: checked before the body
+    // is read (api-app.ts, credential-guard.ts); the account's failure limit once it is named.
     .post("/login", async ({ request, server, query, body, cookie, sessionJwt }) => {
-      await guardHuman(config, { request, server }, query.turnstile);
-      const user = await loginWithPassword(body);
+      await guardTurnstile(config, { request, server }, query.turnstile);
+      const account = namedAccount(body, "username");
+      await refuseLockedAccount("login", account, config);
+      const user = await loginWithPassword(body).catch(async (error: unknown) => {
+        await recordCredentialFailure("login", { request, server }, account, config);
+        throw error;
+      });
       await startSession(sessionJwt as unknown as SessionJwt, cookie, user, isSecureRequest(request, config.trustProxy));
       return ok(toSessionUser(user), "登录成功！");
     })
-    .get("/logout", ({ cookie }) => {
-      endSession(cookie);
+    // Signing out ends the session on the server (every instance), not only the cookie.
+    .get("/logout", async ({ cookie, sessionJwt }) => {
+      await signOut(sessionJwt as unknown as SessionJwt, cookie);
+      return ok();
+    })
+    .post("/logout", async ({ cookie, sessionJwt }) => {
+      await signOut(sessionJwt as unknown as SessionJwt, cookie);
       return ok();
     })
     .post("/register", async ({ request, server, query, body }) => {
-      await guardHuman(config, { request, server }, query.turnstile);
+      await guardTurnstile(config, { request, server }, query.turnstile);
       await registerWithPassword(body);
       return ok(undefined, "注册成功！");
     });

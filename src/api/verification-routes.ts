@@ -1,7 +1,9 @@
 // Email codes and password resets (spec §7 Users and sessions): GET /api/verification,
-// GET /api/reset_password, POST /api/user/reset. All behind the critical rate limit.
+// GET /api/reset_password (behind the critical rate limit), POST /api/user/reset (behind the
+// credential limits).
 import { Elysia } from "elysia";
-import { guardCritical, guardHuman } from "../http/critical-guard.ts";
+import { guardHuman } from "../http/critical-guard.ts";
+import { namedAccount, recordCredentialFailure, refuseLockedAccount } from "../http/credential-guard.ts";
 import { requestLanguage } from "../http/request-language.ts";
 import { isSecureRequest } from "../http/session.ts";
 import type { WebDeps } from "../http/web-deps.ts";
@@ -27,7 +29,13 @@ export const verificationRoutes = ({ config }: WebDeps) =>
       await sendResetLink(query.email, siteOrigin(request, config.trustProxy), requestLanguage(request));
       return ok(undefined, "重置邮件发送成功，请检查邮箱！");
     })
+    // Checked before the body is read like sign-in (credential-guard.ts); failures count.
     .post("/user/reset", async ({ request, server, body }) => {
-      await guardCritical(config, { request, server });
-      return ok(await resetPassword(body));
+      const account = namedAccount(body, "email");
+      await refuseLockedAccount("reset", account, config);
+      const password = await resetPassword(body).catch(async (error: unknown) => {
+        await recordCredentialFailure("reset", { request, server }, account, config);
+        throw error;
+      });
+      return ok(password);
     });

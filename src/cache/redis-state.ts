@@ -1,7 +1,7 @@
 // SharedState over Redis, for several instances. Windows are sorted sets trimmed and checked in
 // one Lua script, so two instances cannot both take the last slot.
 import { RedisClient } from "bun";
-import type { SharedState } from "./shared-state.ts";
+import type { RedisScripts, SharedState } from "./shared-state.ts";
 
 const slidingWindowScript = `
 local key = KEYS[1]
@@ -20,6 +20,24 @@ redis.call('PEXPIRE', key, window)
 return {1, 0}
 `;
 
+/** EVALSHA with the script's digest (the script text travels once), EVAL when the server lost it. */
+function scriptRunner(client: RedisClient, prefix: string): RedisScripts {
+  const digests = new Map<string, string>();
+  return {
+    prefix,
+    async run(script, keys, args) {
+      let digest = digests.get(script);
+      if (!digest) digests.set(script, (digest = new Bun.CryptoHasher("sha1").update(script).digest("hex")));
+      try {
+        return await client.send("EVALSHA", [digest, String(keys.length), ...keys, ...args]);
+      } catch (error) {
+        if (!String((error as Error)?.message ?? error).includes("NOSCRIPT")) throw error;
+        return client.send("EVAL", [script, String(keys.length), ...keys, ...args]);
+      }
+    },
+  };
+}
+
 export async function createRedisState(url: string, prefix = "switchyard:"): Promise<SharedState> {
   const client = new RedisClient(url);
   await client.connect();
@@ -29,6 +47,7 @@ export async function createRedisState(url: string, prefix = "switchyard:"): Pro
 
   return {
     kind: "redis",
+    scripts: scriptRunner(client, prefix),
     async hitWindow(key, limit, windowSeconds) {
       const windowMs = windowSeconds * 1000;
       const [allowed, retryAfterMs] = (await client.send("EVAL", [

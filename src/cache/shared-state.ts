@@ -1,12 +1,24 @@
 // State that every instance of the gateway must see the same way: rate-limit windows, one-time
 // locks, short-lived values, and change notices that tell other instances to drop a cached copy.
 // One process uses the memory implementation; with REDIS_CONN_STRING every instance uses Redis.
-// Money never lives here: balances are always in the store (see docs/ARCHITECTURE.md).
+// Balances never live here: they are always in the store. What may live here is the sum of the
+// reservations of requests in flight (services/billing/redis-reservations.ts), which a crash
+// may lose without losing money (see docs/ARCHITECTURE.md, Money).
 
 export type WindowVerdict = { allowed: boolean; retryAfterSeconds: number };
 
+/** Atomic scripts on the shared Redis, for state whose checks must run where the data is. */
+export type RedisScripts = {
+  /** Every key this gateway writes starts with it (REDIS_KEY_PREFIX). */
+  readonly prefix: string;
+  /** Runs a Lua script (cached by the server after its first use) and gives back its reply. */
+  run(script: string, keys: readonly string[], args: readonly string[]): Promise<unknown>;
+};
+
 export interface SharedState {
   readonly kind: "memory" | "redis";
+  /** Present on Redis only. */
+  readonly scripts?: RedisScripts;
   /**
    * Sliding window: allows the hit when fewer than `limit` hits happened in the last
    * `windowSeconds`, and records it only then.

@@ -5,6 +5,7 @@ import type { WebDeps } from "../http/web-deps.ts";
 import { faceOf } from "../faces.ts";
 import { page } from "./page-route.ts";
 import { aboutPage } from "./pages/about-page.tsx";
+import { apiReferencePage } from "./pages/api-reference-page.tsx";
 import { renderNotFoundPage } from "./pages/error-page.tsx";
 import { channelPage } from "./pages/channels/channel-page.tsx";
 import { chatPage, chatRedirectPage } from "./pages/chat/chat-pages.tsx";
@@ -23,6 +24,8 @@ import { userEditPage } from "./pages/users/user-edit-page.tsx";
 import { usersPage } from "./pages/users/users-page.tsx";
 import { topUpPage } from "./pages/topup-page.tsx";
 import { tokenPage } from "./pages/tokens/token-page.tsx";
+import { midjourneyPage } from "./pages/tasks/midjourney-page.tsx";
+import { taskPage } from "./pages/tasks/task-page.tsx";
 
 export const consoleApp = ({ auth }: WebDeps) =>
   new Elysia({ name: "console" })
@@ -46,6 +49,8 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/detail", page("user", detailPage))
     .get("/token", page("user", tokenPage))
     .get("/log", page("user", logPage))
+    .get("/midjourney", page("user", midjourneyPage))
+    .get("/task", page("user", taskPage))
     .get("/channel", page("admin", channelPage))
     .get("/channel/add", page("admin", channelPage))
     .get("/channel/edit/:id", page("admin", channelPage))
@@ -54,6 +59,7 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/chat2link", page("user", chatRedirectPage))
     .get("/playground", page("user", playgroundPage))
     .get("/pricing", page("public", pricingPage))
+    .get("/api-reference", page("admin", apiReferencePage))
     .get("*", (handler) => {
       if (faceOf(handler.path) !== "console") throw new NotFoundError();
       return page("public", renderNotFoundPage)(handler);

@@ -1,5 +1,6 @@
 // Partial page updates with htmx: the same route serves the whole page, or, when htmx asks for
 // one region (HX-Request + HX-Target), only that region, rendered by the same component.
+import { boundedPage } from "../services/paging.ts";
 import type { PageContext } from "./page-context.ts";
 import { htmlResponse } from "./render-page.tsx";
 
@@ -20,7 +21,7 @@ export function pagingOf(context: PageContext, defaultSize = 10): { page: number
   const size = Number(query.get("page_size") ?? remembered ?? defaultSize);
   const page = Number(query.get("p") ?? 1);
   return {
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    page: Number.isInteger(page) ? boundedPage(page) : 1,
     pageSize: [10, 20, 50, 100].includes(size) ? size : defaultSize,
   };
 }

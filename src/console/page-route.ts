@@ -5,8 +5,10 @@ import type { Cookie } from "elysia";
 import type { SessionJwt } from "../http/session.ts";
 import { sessionCookieName } from "../http/session.ts";
 import { Role } from "../services/users/roles.ts";
+import { usesDefaultPassword } from "../services/onboarding/default-password.ts";
 import { createPageContext, type PageContext } from "./page-context.ts";
 import { renderForbiddenPage } from "./pages/error-page.tsx";
+import { renderPasswordGatePage } from "./pages/first-run/password-gate-page.tsx";
 
 export type PageAccess = "public" | "user" | "admin" | "root";
 
@@ -42,6 +44,11 @@ export function page(access: PageAccess, render: PageRenderer) {
           return new Response(context.t("无权进行此操作，权限不足"), { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
         }
         return renderForbiddenPage(context);
+      }
+      // Root with the default password changes it before anything else (first run).
+      if (await usesDefaultPassword(context.user)) {
+        if (request.headers.get("hx-request") === "true") return new Response(null, { status: 403 });
+        return renderPasswordGatePage(context);
       }
     }
     return render(context, params);

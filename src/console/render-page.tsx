@@ -10,6 +10,8 @@ export type PageOptions = DocumentOptions & {
   frameSources?: string[];
   /** Script origins allowed besides externalScripts (a widget whose script tag sits in the page). */
   scriptOrigins?: string[];
+  /** Where audio and video may come from (songs of /task live on their provider's servers). */
+  mediaSources?: string[];
 };
 
 function contentSecurityPolicy(context: PageContext, options: PageOptions): string {
@@ -19,6 +21,7 @@ function contentSecurityPolicy(context: PageContext, options: PageOptions): stri
     `script-src 'self' 'nonce-${context.nonce}' ${scriptOrigins.join(" ")}`.trim(),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https: http:",
+    `media-src 'self' ${(options.mediaSources ?? []).join(" ")}`.trim(),
     "connect-src 'self'",
     `frame-src 'self' https: ${(options.frameSources ?? []).join(" ")}`.trim(),
     "frame-ancestors 'self'",

@@ -9,6 +9,7 @@ export type ErrorKind =
   | "not_found"
   | "conflict"
   | "rate_limited"
+  | "too_large" // the request body is over the endpoint's limit
   | "insufficient_quota"
   | "unavailable" // nothing can serve it right now (no channel, store down)
   | "upstream" // the provider failed

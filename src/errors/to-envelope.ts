@@ -1,12 +1,14 @@
 // AppError -> the {success, message, data} envelope of /api (and the console's fragments).
 // new-api answers most failures with HTTP 200 and success:false, and its clients rely on it;
-// only missing authentication (401), rate limits (429) and our own faults (500) change the status.
+// only missing authentication (401), bodies over the limit (413), rate limits (429) and our own
+// faults (500) change the status.
 import type { Translate } from "../i18n/i18n.ts";
 import { AppError, type ErrorKind } from "./app-error.ts";
 
 const statusByKind: Partial<Record<ErrorKind, number>> = {
   unauthorized: 401,
   rate_limited: 429,
+  too_large: 413,
   internal: 500,
 };
 

@@ -11,6 +11,7 @@ const statusByKind: Record<ErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   rate_limited: 429,
+  too_large: 413,
   insufficient_quota: 403,
   unavailable: 503,
   upstream: 502,

@@ -9,13 +9,18 @@ import { UserStatus } from "../services/users/roles.ts";
 import { findLiveUserByAccessTokenHash } from "../services/users/user-queries.ts";
 import { sha256Hex } from "../services/users/random-codes.ts";
 import type { UserRow } from "../services/users/user-view.ts";
-import { readSessionUser, sessionCookieName, sessionJwtPlugin, type SessionJwt } from "./session.ts";
+import { readSession, readSessionUser, sessionCookieName, sessionJwtPlugin, type SessionJwt } from "./session.ts";
 
-export type Caller = { user: UserRow; via: "session" | "access_token" };
+export type Caller = {
+  user: UserRow;
+  via: "session" | "access_token";
+  /** When the user of a session signed in (unix seconds); absent for access tokens. */
+  signedInAt?: number;
+};
 
 async function identify(request: Request, sessionJwt: SessionJwt, sessionToken: string | undefined): Promise<Caller> {
-  const sessionUser = await readSessionUser(sessionJwt, sessionToken);
-  if (sessionUser) return { user: sessionUser, via: "session" };
+  const session = await readSession(sessionJwt, sessionToken);
+  if (session) return { user: session.user, via: "session", signedInAt: session.signedInAt };
   const authorization = request.headers.get("authorization")?.replace(/^Bearer\s+/i, "").trim();
   if (authorization) {
     const user = await findLiveUserByAccessTokenHash(sha256Hex(authorization));

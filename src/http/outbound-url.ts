@@ -16,6 +16,12 @@ export type OutboundPolicy = {
   allowHttp?: boolean;
   /** Ports a request may go to; the usual web ports by default. */
   ports?: number[];
+  /**
+   * For checking a URL before it is stored (a webhook address when saved): a name that does not
+   * resolve yet passes, since it points nowhere now and is checked again, and must resolve to a
+   * public address, every time it is used. Never for sending.
+   */
+  acceptUnresolved?: boolean;
 };
 
 export type OutboundTarget = {
@@ -84,10 +90,14 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy = {},
     try {
       addresses = await resolve(host);
     } catch {
+      if (policy.acceptUnresolved) return { url, address: "", trusted };
       throw refused(`cannot resolve ${host}`);
     }
   }
-  if (addresses.length === 0) throw refused(`no address for ${host}`);
+  if (addresses.length === 0) {
+    if (policy.acceptUnresolved) return { url, address: "", trusted };
+    throw refused(`no address for ${host}`);
+  }
   // Every address must pass: a name answering with one public and one private address is refused.
   if (!trusted) {
     const bad = addresses.find(isBlockedAddress);

@@ -22,12 +22,20 @@ import zhRelay from "./locales/zh/relay.json" with { type: "json" };
 import enRelay from "./locales/en/relay.json" with { type: "json" };
 import zhUsers from "./locales/zh/users.json" with { type: "json" };
 import enUsers from "./locales/en/users.json" with { type: "json" };
+import zhInbound from "./locales/zh/inbound.json" with { type: "json" };
+import enInbound from "./locales/en/inbound.json" with { type: "json" };
+import zhTasks from "./locales/zh/tasks.json" with { type: "json" };
+import enTasks from "./locales/en/tasks.json" with { type: "json" };
+import zhPlayground from "./locales/zh/playground.json" with { type: "json" };
+import enPlayground from "./locales/en/playground.json" with { type: "json" };
+import zhOnboarding from "./locales/zh/onboarding.json" with { type: "json" };
+import enOnboarding from "./locales/en/onboarding.json" with { type: "json" };
 
 export type Catalog = Record<string, string>;
 
 export const catalogs = {
-  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, relay: zhRelay, users: zhUsers, models: zhModels, operations: zhOperations },
-  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, relay: enRelay, users: enUsers, models: enModels, operations: enOperations },
+  zh: { common: zhCommon, accounts: zhAccounts, settings: zhSettings, channels: zhChannels, tokens: zhTokens, logs: zhLogs, money: zhMoney, relay: zhRelay, users: zhUsers, models: zhModels, operations: zhOperations, tasks: zhTasks, playground: zhPlayground, onboarding: zhOnboarding, inbound: zhInbound },
+  en: { common: enCommon, accounts: enAccounts, settings: enSettings, channels: enChannels, tokens: enTokens, logs: enLogs, money: enMoney, relay: enRelay, users: enUsers, models: enModels, operations: enOperations, tasks: enTasks, playground: enPlayground, onboarding: enOnboarding, inbound: enInbound },
 } satisfies Record<"zh" | "en", Record<string, Catalog>>;
 
 export type Namespace = keyof (typeof catalogs)["zh"];

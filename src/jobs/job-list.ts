@@ -4,6 +4,8 @@ import { reloadOptions } from "../services/options/options.ts";
 import { deleteExpiredCodes } from "../services/verifications/verification-codes.ts";
 import type { Job } from "./scheduler.ts";
 import { relayJobs } from "../relay/relay-jobs.ts";
+import { taskPollingJob } from "./task-polling.ts";
+import { dailyBackupJob } from "../backup/daily-backups.ts";
 
 export const backgroundJobs: Job[] = [
   {
@@ -26,4 +28,6 @@ export const backgroundJobs: Job[] = [
     run: () => refreshQuotaDataWhenDue(),
   },
   ...relayJobs,
+  taskPollingJob,
+  dailyBackupJob,
 ];

@@ -10,10 +10,14 @@ export type Job = {
   everySeconds: (config: Config) => number;
   /** Run on a single instance per period (cluster-wide), not on each. */
   once?: boolean;
+  /** Also run right after start, not only when the first period has passed. */
+  runAtStart?: boolean;
   run: (config: Config) => Promise<void>;
 };
 
 const timers: Timer[] = [];
+/** Runs in progress, so a stopping server can let them finish before it closes the store. */
+const running = new Set<Promise<void>>();
 
 async function runJob(job: Job, config: Config, period: number) {
   if (job.once && !(await shared.setIfAbsent(`job:${job.name}`, config.nodeName, Math.max(1, period - 1)))) return;
@@ -28,18 +32,25 @@ export function startJobs(config: Config): void {
   for (const job of backgroundJobs) {
     const period = job.everySeconds(config);
     if (period <= 0) continue;
-    let running = false;
-    const timer = setInterval(async () => {
-      if (running) return; // a slow run is never overlapped by the next one
-      running = true;
-      await runJob(job, config, period);
-      running = false;
-    }, period * 1000);
+    let busy = false;
+    const tick = async () => {
+      if (busy) return; // a slow run is never overlapped by the next one
+      busy = true;
+      const run = runJob(job, config, period);
+      running.add(run);
+      await run;
+      running.delete(run);
+      busy = false;
+    };
+    const timer = setInterval(tick, period * 1000);
     timer.unref?.();
     timers.push(timer);
+    if (job.runAtStart) void tick();
   }
 }
 
-export function stopJobs(): void {
+/** No new runs; resolves when the runs in progress have finished. */
+export async function stopJobs(): Promise<void> {
   for (const timer of timers.splice(0)) clearInterval(timer);
+  await Promise.all(running);
 }

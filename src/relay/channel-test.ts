@@ -19,8 +19,8 @@ import { findUser } from "./caches/user-cache.ts";
 import { disableChannelAutomatically, enableChannelAutomatically, judgeChannelFailure } from "./channel-health.ts";
 import { ChannelStatus, toChannelSnapshot, type ChannelSnapshot } from "./channels/channel-snapshot.ts";
 import type { Bytes, EndpointKind, RelayCall } from "./providers/adaptor.ts";
-import { sendOnce } from "./upstream/send-once.ts";
-import { statusFailure, type UpstreamFailure } from "./upstream/upstream-failure.ts";
+import { exchangeWithChannel } from "./pipeline/attempt-channel.ts";
+import type { UpstreamFailure } from "./upstream/upstream-failure.ts";
 
 export type ChannelTestResult = { success: boolean; message: string; timeSeconds: number };
 
@@ -32,11 +32,21 @@ function testModelOf(channel: ChannelSnapshot, model?: string): string {
   return model?.trim() || channel.testModel || channel.models[0] || "gpt-4o-mini";
 }
 
+const testBodies: Partial<Record<EndpointKind, (model: string) => Record<string, unknown>>> = {
+  embeddings: (model) => ({ model, input: ["hello world"] }),
+  rerank: (model) => ({ model, query: "hi", documents: ["hello world"] }),
+};
+
+/** Which endpoint tests a model: embedding and rerank models cannot chat. */
+function testEndpointOf(model: string): EndpointKind {
+  if (/rerank/i.test(model)) return "rerank";
+  return /embed|bge-|m3e/i.test(model) ? "embeddings" : "chat";
+}
+
 function testCall(endpoint: EndpointKind, model: string, upstreamModel: string): RelayCall {
-  const json =
-    endpoint === "embeddings" ? { model: upstreamModel, input: ["hello world"] } : { model: upstreamModel, messages: [{ role: "user", content: "hi" }], max_tokens: 10 };
+  const json = testBodies[endpoint]?.(upstreamModel) ?? { model: upstreamModel, messages: [{ role: "user", content: "hi" }], max_tokens: 10 };
   const rawBody: Bytes = new TextEncoder().encode(JSON.stringify(json));
-  return { endpoint, format: "openai", model, upstreamModel, stream: false, clientWantsUsage: false, json, form: null, rawBody, contentType: "application/json", promptTokens: 0 };
+  return { endpoint, format: "openai", model, upstreamModel, stream: false, clientWantsUsage: false, json, form: null, rawBody, contentType: "application/json", countPromptTokens: () => 0 };
 }
 
 async function writeTestLog(channel: ChannelSnapshot, model: string, promptTokens: number, completionTokens: number, elapsedMs: number): Promise<void> {
@@ -70,27 +80,20 @@ export async function testChannel(channelId: number, model?: string): Promise<Ch
   if (!adaptor) return { success: false, message: translator("zh")("渠道类型暂不支持"), timeSeconds: 0 };
   const testModel = testModelOf(channel, model);
   const upstreamModel = channel.modelMapping?.[testModel] ?? testModel;
-  const endpoint: EndpointKind = /embed|bge-|m3e/i.test(testModel) ? "embeddings" : "chat";
+  const endpoint = testEndpointOf(testModel);
   const call = testCall(endpoint, testModel, upstreamModel);
 
   const started = performance.now();
-  const answer = await sendOnce(adaptor.buildRequest(call, channel.target), channel.target, testTimeoutMs);
+  const attempt = await exchangeWithChannel(call, channel, { relayMs: testTimeoutMs, streamIdleMs: testTimeoutMs });
   const elapsedMs = Math.round(performance.now() - started);
   await db.update(t.channels).set({ response_time: elapsedMs, test_time: nowSeconds() }).where(eq(t.channels.id, channel.id));
 
   let failure: UpstreamFailure | undefined;
-  if (answer.failure) {
-    failure = { kind: "network", status: 502, upstreamStatus: 0, details: { message: answer.failure, type: "upstream_error", code: null, param: null }, localMessage: true };
-  } else if (answer.status < 200 || answer.status >= 300) {
-    const mapped = channel.statusCodeMapping.get(answer.status) ?? answer.status;
-    failure = statusFailure(answer.status, mapped, adaptor.parseError(answer.status, answer.text), channel.target);
-  } else {
-    const converted = adaptor.convertResponse(call, answer.bytes, answer.contentType);
-    if (converted.error) failure = statusFailure(200, 502, converted.error, channel.target, "error-in-body");
-    else {
-      const completion = converted.usage?.completion_tokens ?? countCompletionTokens(converted.output(), testModel);
-      await writeTestLog(channel, testModel, converted.usage?.prompt_tokens ?? 0, completion, elapsedMs);
-    }
+  if (!attempt.ok) failure = attempt.failure;
+  else if (attempt.kind === "json") {
+    const converted = attempt.converted;
+    const completion = converted.usage?.completion_tokens ?? countCompletionTokens(converted.output(), testModel);
+    await writeTestLog(channel, testModel, converted.usage?.prompt_tokens ?? 0, completion, elapsedMs);
   }
   if (failure) {
     await judgeChannelFailure(channel, failure);

@@ -23,7 +23,7 @@ function withChosenGroup(caller: RelayCaller, call: ParsedCall): { caller: Relay
   return { caller: { ...caller, group, tokenName: `playground-${group}` }, call: relayed };
 }
 
-export const playgroundRoutes = ({ auth }: WebDeps, timeouts: RelayTimeouts) =>
+export const playgroundRoutes = ({ auth, config }: WebDeps, timeouts: RelayTimeouts) =>
   new Elysia({ prefix: "/pg" }).use(auth).post(
     "/chat/completions",
     ({ request, caller }) =>
@@ -31,6 +31,7 @@ export const playgroundRoutes = ({ auth }: WebDeps, timeouts: RelayTimeouts) =>
         request,
         endpoint: endpoints.chat,
         timeouts,
+        bodyLimits: config.bodyLimits,
         authenticate: async () => ({
           userId: caller.user.id,
           username: caller.user.username,

@@ -1,4 +1,4 @@
-// The relay face's routes (/v1, /pg): wiring only. Each endpoint hands the raw request to the
+// The relay face's routes (/v1, /pg, /mj, /suno): wiring only. Each endpoint hands the raw request to the
 // pipeline (Elysia does not parse bodies here: the relay forwards the client's own bytes).
 import { Elysia } from "elysia";
 import { clientAddress } from "../http/client-address.ts";
@@ -6,15 +6,21 @@ import { requestTranslator } from "../http/request-language.ts";
 import type { WebDeps } from "../http/web-deps.ts";
 import { authenticateToken } from "./auth/token-auth.ts";
 import { startRelayCaches } from "./caches/relay-caches.ts";
+import { startIdleCollection } from "./idle-collection.ts";
 import { endpoints, type EndpointSpec } from "./endpoints.ts";
 import { billingSubscription, billingUsage } from "./billing-compat.ts";
 import { modelObject, modelsForCaller } from "./models-list.ts";
+import { codecFor } from "./inbound/codecs.ts";
+import { inboundRoutes } from "./inbound/inbound-routes.ts";
 import { playgroundRoutes } from "./playground.ts";
+import { midjourneyRoutes } from "./tasks/midjourney/mj-routes.ts";
+import { sunoRoutes } from "./tasks/suno/suno-routes.ts";
 import { relayErrorResponse, relayHeaders } from "./pipeline/relay-errors.ts";
 import { relayRequest } from "./pipeline/relay-pipeline.ts";
 import { newRequestId } from "./request-id.ts";
 import type { RelayTimeouts } from "./pipeline/attempt-channel.ts";
 import type { RelayCaller } from "./relay-context.ts";
+import type { InboundFormat } from "./providers/adaptor.ts";
 
 type Server = Parameters<typeof clientAddress>[1];
 
@@ -38,13 +44,21 @@ const preflight = ({ request }: { request: Request }) =>
 export function relayApp(deps: WebDeps) {
   const { config } = deps;
   startRelayCaches();
+  startIdleCollection();
   const timeouts: RelayTimeouts = { relayMs: config.relayTimeoutSeconds * 1000, streamIdleMs: config.streamingTimeoutSeconds * 1000 };
-  const viaToken = (request: Request, server: Server) => () =>
-    authenticateToken(request.headers, () => clientAddress(request, server, config.trustProxy));
+  /** The caller by its key; a vendor's format may carry the key in its own header or query. */
+  const viaToken = (request: Request, server: Server, format: InboundFormat = "openai") => () =>
+    authenticateToken(
+      request.headers,
+      () => clientAddress(request, server, config.trustProxy),
+      format === "openai" ? undefined : codecFor(format).keyText(request),
+    );
+  const relayWith = (endpoint: EndpointSpec, request: Request, server: Server, pathModel?: string) =>
+    relayRequest({ request, endpoint, authenticate: viaToken(request, server, endpoint.format), pathModel, timeouts, bodyLimits: config.bodyLimits });
   const relay =
     (endpoint: EndpointSpec) =>
     ({ request, server }: { request: Request; server: Server }) =>
-      relayRequest({ request, endpoint, authenticate: viaToken(request, server), timeouts });
+      relayWith(endpoint, request, server);
 
   const listModels = async (request: Request, server: Server, one?: string) => {
     const requestId = newRequestId();
@@ -80,7 +94,7 @@ export function relayApp(deps: WebDeps) {
     .post(
       "/v1/engines/:model/embeddings",
       ({ request, server, params }) =>
-        relayRequest({ request, endpoint: endpoints.embeddings, authenticate: viaToken(request, server), pathModel: params.model, timeouts }),
+        relayRequest({ request, endpoint: endpoints.embeddings, authenticate: viaToken(request, server), pathModel: params.model, timeouts, bodyLimits: config.bodyLimits }),
       parse,
     )
     .post("/v1/moderations", relay(endpoints.moderations), parse)
@@ -100,8 +114,20 @@ export function relayApp(deps: WebDeps) {
     .get("/v1/dashboard/billing/subscription", billing(billingSubscription))
     .get("/dashboard/billing/usage", billing(billingUsage))
     .get("/v1/dashboard/billing/usage", billing(billingUsage))
+    .use(
+      inboundRoutes({
+        relay: (endpoint, request, server, pathModel) => relayWith(endpoint, request, server as Server, pathModel),
+        authenticate: (request, server, format) => viaToken(request, server as Server, format)(),
+        jsonLimitBytes: config.bodyLimits.relayJson,
+      }),
+    )
     .options("/v1/*", preflight)
+    .options("/v1beta/*", preflight)
     .options("/dashboard/*", preflight)
     .options("/pg/*", preflight)
+    .options("/mj/*", preflight)
+    .options("/suno/*", preflight)
+    .use(midjourneyRoutes((request, server) => viaToken(request, server as Server)))
+    .use(sunoRoutes((request, server) => viaToken(request, server as Server)))
     .use(playgroundRoutes(deps, timeouts));
 }

@@ -4,7 +4,7 @@ import type { MigrationMeta } from "drizzle-orm/migrator";
 import type { SQL } from "bun";
 import type { EmbeddedMigration } from "./migrations.generated.ts";
 
-const migrationsTable = "__drizzle_migrations";
+export const migrationsTable = "__drizzle_migrations";
 
 export function toMigrationMeta(migrations: EmbeddedMigration[]): MigrationMeta[] {
   return migrations.map((migration) => ({

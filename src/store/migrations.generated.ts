@@ -3,10 +3,14 @@ import sqlite0000 from "../../drizzle/sqlite/0000_init.sql" with { type: "text" 
 import sqlite0001 from "../../drizzle/sqlite/0001_top_up_quota.sql" with { type: "text" };
 import sqlite0002 from "../../drizzle/sqlite/0002_unique_user_identities.sql" with { type: "text" };
 import sqlite0003 from "../../drizzle/sqlite/0003_log_filter_time_indexes.sql" with { type: "text" };
+import sqlite0004 from "../../drizzle/sqlite/0004_spooky_silver_centurion.sql" with { type: "text" };
+import sqlite0005 from "../../drizzle/sqlite/0005_reservations_leave_the_store.sql" with { type: "text" };
 import pg0000 from "../../drizzle/pg/0000_init.sql" with { type: "text" };
 import pg0001 from "../../drizzle/pg/0001_top_up_quota.sql" with { type: "text" };
 import pg0002 from "../../drizzle/pg/0002_unique_user_identities.sql" with { type: "text" };
 import pg0003 from "../../drizzle/pg/0003_log_filter_time_indexes.sql" with { type: "text" };
+import pg0004 from "../../drizzle/pg/0004_green_franklin_richards.sql" with { type: "text" };
+import pg0005 from "../../drizzle/pg/0005_reservations_leave_the_store.sql" with { type: "text" };
 
 export type EmbeddedMigration = { tag: string; when: number; sql: string };
 
@@ -15,10 +19,14 @@ export const sqliteMigrations: EmbeddedMigration[] = [
   { tag: "0001_top_up_quota", when: 1795322303223, sql: sqlite0001 },
   { tag: "0002_unique_user_identities", when: 1795323384565, sql: sqlite0002 },
   { tag: "0003_log_filter_time_indexes", when: 1795324841309, sql: sqlite0003 },
+  { tag: "0004_spooky_silver_centurion", when: 1795497824829, sql: sqlite0004 },
+  { tag: "0005_reservations_leave_the_store", when: 1795502347293, sql: sqlite0005 },
 ];
 export const pgMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795320733765, sql: pg0000 },
   { tag: "0001_top_up_quota", when: 1795322303695, sql: pg0001 },
   { tag: "0002_unique_user_identities", when: 1795323384993, sql: pg0002 },
   { tag: "0003_log_filter_time_indexes", when: 1795324842787, sql: pg0003 },
+  { tag: "0004_green_franklin_richards", when: 1795497825342, sql: pg0004 },
+  { tag: "0005_reservations_leave_the_store", when: 1795502348059, sql: pg0005 },
 ];

@@ -3,3 +3,9 @@ declare module "*.sql" {
   const text: string;
   export default text;
 }
+
+// gpt-tokenizer's rank tables, embedded as files (services/billing/tokenizer-ranks.ts): the path.
+declare module "*.tiktoken" {
+  const path: string;
+  export default path;
+}

@@ -86,8 +86,8 @@ describe("balances", () => {
     const stored = await row(id);
     expect(Number(stored.balance)).toBe(result.body.balance);
     expect(Number(stored.balance_updated_time)).toBeGreaterThan(0);
-    const moonshot = await channel({ name: "moonshot", type: 25, key: "sk-moonshot" });
-    expect((await root.get(`/api/channel/update_balance/${moonshot}/`)).body).toEqual({ success: false, message: "尚未实现" });
+    const mistral = await channel({ name: "mistral", type: 42, key: "sk-mistral" });
+    expect((await root.get(`/api/channel/update_balance/${mistral}/`)).body).toEqual({ success: false, message: "尚未实现" });
   });
 
   test("all enabled channels, disabled ones skipped", async () => {
@@ -114,7 +114,7 @@ describe("secrets", () => {
   test("no channel key ever reaches the process log", async () => {
     await root.get("/api/channel/update_balance");
     const output = server.output();
-    for (const key of ["sk-test-one", "sk-test-broken", "sk-fetch-edit", "sk-fetch-bad", "sk-balance", "sk-moonshot", "sk-balance-all"]) {
+    for (const key of ["sk-test-one", "sk-test-broken", "sk-fetch-edit", "sk-fetch-bad", "sk-balance", "sk-mistral", "sk-balance-all"]) {
       expect(output).not.toContain(key);
     }
   });

@@ -91,6 +91,9 @@ describe("create", () => {
     expect((await post({ priority: "1.5" })).body.message).toBe("优先级必须是整数！");
     expect((await post({ type: 9999 })).body.message).toBe("未知的渠道类型");
     expect((await post({ models: "a".repeat(256) })).body.message).toBe(`模型名称过长: ${"a".repeat(256)}`);
+    // Over the columns' limits: a clear refusal on every dialect (PostgreSQL would fail with a 500).
+    expect((await post({ name: "n".repeat(256) })).body.message).toBe("name 过长，最多 255 个字符");
+    expect((await post({ tag: "t".repeat(65) })).body.message).toBe("tag 过长，最多 64 个字符");
     const count = await server.store.query<{ n: number }>("select count(*) as n from channels where name = 'x'");
     expect(Number(count[0]!.n)).toBe(0);
   });

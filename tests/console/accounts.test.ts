@@ -3,7 +3,7 @@
 // /user; a user changes notification settings and meets the https rule.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { ApiSession, newUserSession, rootSession, rootPassword } from "../helpers/api-session.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startMailCatcher, type MailCatcher } from "../helpers/mail-catcher.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
@@ -103,7 +103,7 @@ describe("user management", () => {
     page.on("dialog", (dialog) => void dialog.accept());
     const row = (name: string) => page.locator("#users-table tbody tr").filter({ has: page.getByText(name, { exact: true }) });
     await step(page, "list", async () => {
-      await loginThroughForm(page, "root", "123456");
+      await loginThroughForm(page, "root", rootPassword);
       await page.waitForURL("**/token");
       await page.goto("/user");
       await row("nina").waitFor();
@@ -328,6 +328,45 @@ describe("personal settings", () => {
       await toast(page, "账户已删除！");
       const [tara] = await server.store.query<{ deleted_at: number | null }>("select deleted_at from users where username = 'tara'");
       expect(tara!.deleted_at).not.toBeNull();
+    });
+    await context.close();
+  }, 40_000);
+
+  test("an account without a password sets its first one; signing out everywhere ends every session (issue 15 §3-4)", async () => {
+    await newUserSession(server.url, "nopass", "password123");
+    const context = await newContext(browser, { baseURL: server.url });
+    const page = await context.newPage();
+    await loginThroughForm(page, "nopass", "password123");
+    await page.waitForURL("**/token");
+    // What an account created by a social sign-in looks like.
+    await server.store.query("update users set password = '' where username = 'nopass'");
+    await page.goto("/setting");
+    await step(page, "first-password", async () => {
+      await page.getByText("你的账户通过第三方登录创建，还没有密码。设置密码后也可以用用户名和密码登录。").waitFor();
+      expect(await page.getByLabel("原密码").count()).toBe(0);
+      const form = page.locator("form").filter({ has: page.getByRole("button", { name: "设置密码" }) });
+      await form.getByLabel("新密码", { exact: true }).fill("first-password1");
+      await form.getByLabel("确认新密码").fill("first-password1");
+      await form.getByRole("button", { name: "设置密码" }).click();
+      // The page comes back with the ordinary form, which now asks for the current password.
+      await page.getByLabel("原密码").waitFor();
+      await saveScreenshot(page, "personal-first-password");
+      expect((await new ApiSession(server.url).login("nopass", "first-password1")).body.success).toBe(true);
+    });
+    await step(page, "sign-out-everywhere", async () => {
+      const elsewhere = new ApiSession(server.url);
+      await elsewhere.login("nopass", "first-password1");
+      expect((await elsewhere.get("/api/user/self")).status).toBe(200);
+      page.once("dialog", (dialog) => {
+        expect(dialog.message()).toBe("确定要退出所有设备吗？");
+        void dialog.accept();
+      });
+      await page.getByRole("button", { name: "退出所有设备" }).click();
+      await page.waitForURL("**/login");
+      await toast(page, "已退出所有设备");
+      expect((await elsewhere.get("/api/user/self")).status).toBe(401);
+      await page.goto("/setting");
+      await page.waitForURL("**/login**");
     });
     await context.close();
   }, 40_000);

@@ -4,7 +4,7 @@
 // asks first), and a new notice appears to visitors.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { rootSession, type ApiSession } from "../helpers/api-session.ts";
+import { rootSession, type ApiSession, rootPassword } from "../helpers/api-session.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   page.on("request", (request) => {
     if (request.method() === "PUT" && request.url().endsWith("/api/option/")) optionWrites.push(request.postDataJSON());
   });
-  await loginThroughForm(page, "root", "123456");
+  await loginThroughForm(page, "root", rootPassword);
   await page.waitForURL("**/token");
   // A channel serving gpt-4o-mini to the default and vip groups, so /pricing lists it.
   const channel = await root.post("/api/channel/", { name: "priced", type: 1, key: "sk-priced", base_url: "http://127.0.0.1:9", models: "gpt-4o-mini", group: "default,vip" });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
-import { type ApiSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, rootSession, rootPassword } from "../helpers/api-session.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -30,7 +30,7 @@ afterAll(async () => {
 async function adminPage(): Promise<Page> {
   const context = await newContext(browser, { baseURL: server.url });
   const page = await context.newPage();
-  await loginThroughForm(page, "root", "123456");
+  await loginThroughForm(page, "root", rootPassword);
   await page.waitForURL("**/token");
   await page.goto("/channel");
   return page;

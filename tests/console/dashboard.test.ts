@@ -3,7 +3,7 @@
 // user filter, and a user who sees only their own.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { newUserSession, rootSession } from "../helpers/api-session.ts";
+import { newUserSession, rootSession, rootPassword } from "../helpers/api-session.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -52,7 +52,7 @@ describe("dashboard", () => {
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();
     await step(page, "login", async () => {
-      await loginThroughForm(page, "root", "123456");
+      await loginThroughForm(page, "root", rootPassword);
       await page.waitForURL("**/token");
     });
     await step(page, "charts", async () => {

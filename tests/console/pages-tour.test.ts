@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
-import { type ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, newUserSession, rootSession, rootPassword } from "../helpers/api-session.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -54,10 +54,11 @@ describe("pages", () => {
       await page.getByLabel("消息").fill("Hello?");
       await page.getByRole("button", { name: "发送" }).click();
       await page.locator('.chat-start[data-state="complete"]', { hasText: "Streaming works fine today" }).waitFor();
-      expect(await page.locator(".chat-end").textContent()).toBe("Hello?");
+      expect(await page.locator(".chat-end .chat-bubble").textContent()).toBe("Hello?");
       await saveScreenshot(page, "manage-playground-zh");
       upstream.behave("sk-tour-broken", { errorInStream: true });
-      await page.locator("select").nth(1).selectOption("broken-model");
+      await page.locator("[data-model-picker]").click();
+      await page.locator('[data-model="broken-model"]').click();
       await page.getByLabel("消息").fill("Break, please");
       await page.keyboard.press("Enter");
       await page.locator('.chat-start[data-state="error"]', { hasText: "mock stream error" }).waitFor();
@@ -66,7 +67,8 @@ describe("pages", () => {
     });
     await step(page, "playground-clear-while-waiting", async () => {
       // Clearing while the answer is still on its way drops it; the next question works.
-      await page.locator("select").nth(1).selectOption("gpt-4o-mini");
+      await page.locator("[data-model-picker]").click();
+      await page.locator('[data-model="gpt-4o-mini"]').click();
       upstream.behave("sk-tour", { delayMs: 1500, content: "Too late" });
       await page.getByLabel("消息").fill("Slow one");
       await page.keyboard.press("Enter");
@@ -101,7 +103,7 @@ describe("pages", () => {
   }, 60_000);
 
   test("an admin opens a user's info from /log", async () => {
-    const page = await signedIn("root", "123456");
+    const page = await signedIn("root", rootPassword);
     await step(page, "log-user", async () => {
       await page.goto("/log");
       await page.locator("#log-table").getByRole("button", { name: "root" }).first().click();
@@ -113,7 +115,7 @@ describe("pages", () => {
 
   for (const language of ["zh", "en"] as const) {
     test(`every page of the area in ${language}, light and dark, and at 600 px`, async () => {
-      const page = await signedIn("root", "123456", { language });
+      const page = await signedIn("root", rootPassword, { language });
       for (const path of ["/channel", "/channel?tag_mode=true", "/token", "/log", "/pricing", "/playground", "/chat/0"]) {
         await step(page, `tour-${language}-${path}`, async () => {
           await page.goto(path);
@@ -126,7 +128,7 @@ describe("pages", () => {
       await page.goto("/channel");
       await page.evaluate(() => document.documentElement.setAttribute("data-theme", "dark"));
       await saveScreenshot(page, `manage-channel-dark-${language}`);
-      const narrow = await signedIn("root", "123456", { language, width: 600 });
+      const narrow = await signedIn("root", rootPassword, { language, width: 600 });
       for (const path of ["/channel", "/log", "/playground"]) {
         await narrow.goto(path);
         await narrow.waitForLoadState("networkidle");

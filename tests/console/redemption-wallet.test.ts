@@ -3,7 +3,7 @@
 // online top-up asks for confirmation and posts the signed form to the payment gateway.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { rootSession } from "../helpers/api-session.ts";
+import { rootSession, rootPassword } from "../helpers/api-session.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -17,6 +17,7 @@ const gatewayPosts: URLSearchParams[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
+  await rootSession(server.url);
   browser = await launchBrowser();
   // A stand-in for the Epay gateway's submit.php: records the posted form.
   gateway = Bun.serve({
@@ -55,7 +56,7 @@ describe("redemption codes and the wallet", () => {
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();
     await step(page, "admin-login", async () => {
-      await loginThroughForm(page, "root", "123456");
+      await loginThroughForm(page, "root", rootPassword);
       await page.waitForURL("**/token");
     });
     await step(page, "create-codes", async () => {

@@ -1,8 +1,9 @@
-// The console shell in a real browser: sign-in with the default-password warning, language and
-// theme switches that persist, sign-out, the route guard and the not-found page.
+// The console shell in a real browser: sign-in, language and theme switches that persist,
+// sign-out, the route guard and the not-found page. (Root's first sign-in with the default
+// password is tests/console/first-run.test.ts.)
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { rootSession } from "../helpers/api-session.ts";
+import { rootSession, rootPassword } from "../helpers/api-session.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -10,6 +11,7 @@ let server: TestServer;
 let browser: Browser;
 beforeAll(async () => {
   server = await startTestServer();
+  await rootSession(server.url);
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -18,13 +20,12 @@ afterAll(async () => {
 });
 
 describe("console shell", () => {
-  test("root signs in, is warned about the default password, switches language and theme, signs out", async () => {
+  test("root signs in, switches language and theme, signs out", async () => {
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();
     await step(page, "login", async () => {
-      await loginThroughForm(page, "root", "123456");
+      await loginThroughForm(page, "root", rootPassword);
       await page.waitForURL("**/token");
-      await page.getByText("您正在使用默认密码！请立刻修改默认密码！").waitFor();
     });
     await step(page, "shell-zh", async () => {
       await page.goto("/setting");
@@ -87,7 +88,7 @@ describe("console shell", () => {
   test("a 401 from /api sends the console to /login?expired=true", async () => {
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();
-    await loginThroughForm(page, "root", "123456");
+    await loginThroughForm(page, "root", rootPassword);
     await page.waitForURL("**/token");
     await page.goto("/setting");
     // The session ends elsewhere (e.g. a password change in another tab).
@@ -116,7 +117,7 @@ describe("console shell", () => {
   test("a table refreshed after the session ended sends the console to /login?expired=true", async () => {
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();
-    await loginThroughForm(page, "root", "123456");
+    await loginThroughForm(page, "root", rootPassword);
     await page.waitForURL("**/token");
     await context.clearCookies();
     await page.getByLabel("每页条数").selectOption("20");
@@ -128,7 +129,7 @@ describe("console shell", () => {
   test("a table refresh answered by an error page shows the status in a toast, not the page's HTML", async () => {
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();
-    await loginThroughForm(page, "root", "123456");
+    await loginThroughForm(page, "root", rootPassword);
     await page.waitForURL("**/token");
     await page.route(/\/token\?/, (route) =>
       route.request().headers()["hx-request"] === "true"
@@ -146,7 +147,7 @@ describe("console shell", () => {
     const key = (await root.post("/api/token/", { name: "errors-token" })).body.data[0].key as string;
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();
-    await loginThroughForm(page, "root", "123456");
+    await loginThroughForm(page, "root", rootPassword);
     await page.waitForURL("**/token");
     const row = page.locator("#token-table tr", { hasText: "errors-token" });
     const toast = (text: string) => page.locator("#toasts").getByText(text, { exact: true }).first().waitFor();
@@ -181,7 +182,7 @@ describe("console shell", () => {
   test("the collapsed sidebar is remembered across pages and reloads", async () => {
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();
-    await loginThroughForm(page, "root", "123456");
+    await loginThroughForm(page, "root", rootPassword);
     await page.waitForURL("**/token");
     await page.goto("/setting");
     const sidebar = page.locator("#sidebar");
@@ -198,7 +199,7 @@ describe("console shell", () => {
   test("at 600 px the sidebar is a drawer opened from the top bar", async () => {
     const context = await newContext(browser, { baseURL: server.url, width: 600 });
     const page = await context.newPage();
-    await loginThroughForm(page, "root", "123456");
+    await loginThroughForm(page, "root", rootPassword);
     await page.waitForURL("**/token");
     await page.goto("/setting");
     const sidebar = page.locator("#sidebar");

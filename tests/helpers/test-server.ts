@@ -1,18 +1,25 @@
 // Starts the real gateway as a child process on a free loopback port, over a new store, and
-// stops it afterwards. Suites talk to it over HTTP only, like any client would.
-import { join } from "node:path";
+// stops it afterwards. Suites talk to it over HTTP only, like any client would. The gateway is
+// the sources or the built executable (TEST_TARGET=executable, see test-target.ts).
 import { createTestStore, type TestStore } from "./test-store.ts";
+import { serverCommand } from "./test-target.ts";
 
 export type TestServer = {
   url: string;
   port: number;
+  /** The server's process id (benchmarks read its CPU time). */
+  pid: number;
   store: TestStore;
   /** Everything the server printed so far (for assertions on logs). */
   output(): string;
+  /** Sends a signal to the server process (tests of stopping). */
+  signal(name: "SIGTERM" | "SIGINT"): void;
+  /** The process's exit code, once it has exited. */
+  exited: Promise<number>;
   stop(): Promise<void>;
+  /** Ends the process at once, as a crash would (SIGKILL): nothing is flushed, settled or closed. */
+  crash(): Promise<void>;
 };
-
-const root = join(import.meta.dir, "..", "..");
 
 /** Limits are raised for tests that are not about limits; a suite can lower them again. */
 const testDefaults: Record<string, string> = {
@@ -23,9 +30,10 @@ const testDefaults: Record<string, string> = {
 
 export async function startTestServer(options: { env?: Record<string, string>; store?: TestStore } = {}): Promise<TestServer> {
   const store = options.store ?? (await createTestStore());
+  const { cmd, cwd } = await serverCommand();
   const child = Bun.spawn({
-    cmd: [process.execPath, join(root, "src", "main.ts")],
-    cwd: root,
+    cmd,
+    cwd,
     env: { ...process.env, ...testDefaults, PORT: "0", ...store.env, ...options.env },
     stdout: "pipe",
     stderr: "pipe",
@@ -49,8 +57,15 @@ export async function startTestServer(options: { env?: Record<string, string>; s
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    pid: child.pid,
     store,
     output: () => output,
+    async crash() {
+      child.kill("SIGKILL");
+      await child.exited;
+    },
+    signal: (name) => child.kill(name),
+    exited: child.exited,
     async stop() {
       child.kill("SIGTERM");
       await Promise.race([child.exited, Bun.sleep(5000)]);

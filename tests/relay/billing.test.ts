@@ -3,10 +3,12 @@
 // failure, and the one settlement moving user, token, channel and log together.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { countChatPromptTokens, countTextTokens } from "../../src/services/billing/token-counter.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, n, one, openai, postRelay, reservedFor, setOptions, startRelayWorld, type RelayWorld } from "./relay-world.ts";
 
 let world: RelayWorld;
 let channelId: number;
+/** Root's unlimited token for the reservation probe. */
+let probe: { key: string };
 const messages = [{ role: "user", content: "How much does this cost?" }];
 
 beforeAll(async () => {
@@ -18,7 +20,10 @@ beforeAll(async () => {
     model_mapping: '{"alias-4o":"gpt-4o"}',
   });
   await setOptions(world, { ModelPrice: JSON.stringify({ "my-fixed-model": 0.02 }), ModelRatio: JSON.stringify({ "alias-4o": 0.5 }) });
+  probe = await addToken(world.root, { name: "probe" });
 });
+
+const nothingReserved = async () => expect(await reservedFor(world, { userId: 1, tokenKey: probe.key })).toBe(false);
 afterAll(() => world.stop());
 beforeEach(() => world.upstream.reset());
 
@@ -56,7 +61,7 @@ async function expectCharge(tokenId: number, quota: number, call: () => Promise<
   }).toEqual({ user: quota, used: quota, requests: 1, tokenRemain: quota, tokenUsed: quota, channel: quota, logs: 1 });
   const log = await one(world, "select * from logs where type = 2 order by id desc limit 1");
   expect(n(log.quota)).toBe(quota);
-  expect(n((await one(world, "select count(*) as count from quota_holds")).count)).toBe(0);
+  await nothingReserved();
   return log;
 }
 
@@ -212,15 +217,16 @@ describe("failures cost nothing", () => {
     const response = await postRelay(world, "/v1/chat/completions", token.key, { model: "gpt-4o", messages, max_tokens: 1000 });
     expect(response.status).toBe(500);
     expect(await balances(token.id)).toEqual(before);
-    expect(n((await one(world, "select count(*) as count from quota_holds")).count)).toBe(0);
+    await nothingReserved();
   });
 });
 
 describe("the client leaves mid-stream", () => {
-  test("the upstream is read to its end and its own usage billed once", async () => {
+  test("the upstream call ends at once; the prompt and the completion delivered are billed, once", async () => {
     const token = await addToken(world.root, { name: "leaver", unlimited_quota: false, remain_quota: 1_000_000 });
     const before = await balances(token.id);
-    world.upstream.behave("sk-billing", { chunks: 8, chunkDelayMs: 40, promptTokens: 30, completionTokens: 8 });
+    // Three content chunks, then the upstream keeps the stream open without sending more.
+    world.upstream.behave("sk-billing", { chunks: 8, stallAfterChunks: 3, promptTokens: 30, completionTokens: 8 });
     const abort = new AbortController();
     const response = await fetch(`${world.server.url}/v1/chat/completions`, {
       method: "POST",
@@ -229,13 +235,22 @@ describe("the client leaves mid-stream", () => {
       signal: abort.signal,
     });
     const reader = response.body!.getReader();
-    await reader.read();
+    let text = "";
+    while (!text.includes('"content":"the "')) text += new TextDecoder().decode((await reader.read()).value);
     abort.abort();
-    const quota = Math.round((30 + 8 * 4) * 1.25);
-    for (let wait = 0; wait < 50 && (await balances(token.id)).logs === before.logs; wait++) await Bun.sleep(50);
+    // Settled well before the relay's own silence timeout (3 s here) could have ended the call.
+    for (let wait = 0; wait < 40 && (await balances(token.id)).logs === before.logs; wait++) await Bun.sleep(50);
+    const [call] = world.upstream.receivedBy("sk-billing");
+    expect(call!.streamEnd).toBe("cancelled");
+    const prompt = countChatPromptTokens(messages, "gpt-4o");
+    const completion = countTextTokens("Hello from the ", "gpt-4o");
+    const quota = Math.round((prompt + completion * 4) * 1.25);
     const after = await balances(token.id);
     expect([before.userQuota - after.userQuota, after.logs - before.logs, before.tokenRemain - after.tokenRemain]).toEqual([quota, 1, quota]);
-    expect((await one(world, "select content from logs where type = 2 order by id desc limit 1")).content).toContain("客户端断开");
+    const log = await one(world, "select content, prompt_tokens, completion_tokens from logs where type = 2 order by id desc limit 1");
+    expect([n(log.prompt_tokens), n(log.completion_tokens)]).toEqual([prompt, completion]);
+    expect(log.content).toEndWith("客户端断开");
+    await nothingReserved();
   });
 });
 

@@ -145,6 +145,7 @@ describe("fetchUpstreamModels and queryUpstreamBalance", () => {
     expect(await queryUpstreamBalance({ id: 1, type: 1, key: "k", base_url: upstream.url })).toBe(99.5);
     expect(await queryUpstreamBalance({ id: 1, type: 43, key: "k", base_url: upstream.url })).toBe(12.25);
     expect(await queryUpstreamBalance({ id: 1, type: 40, key: "k", base_url: upstream.url })).toBe(9.75);
-    await expect(queryUpstreamBalance({ id: 1, type: 25, key: "k", base_url: upstream.url })).rejects.toThrow("尚未实现");
+    expect(await queryUpstreamBalance({ id: 1, type: 25, key: "k", base_url: upstream.url })).toBe(49.58894);
+    await expect(queryUpstreamBalance({ id: 1, type: 42, key: "k", base_url: upstream.url })).rejects.toThrow("尚未实现");
   });
 });

@@ -1,9 +1,10 @@
 // Concurrency never spends more than the balance (reliability plan Q1-Q3, L1-L6): 100 requests
-// at once against a balance that covers 20. Holds are conditional debits in the store, so the
-// check and the debit cannot be separated by another request.
+// at once against a balance that covers 20. A hold is a reservation checked against the balance
+// read from the store less every open reservation, in one step no other request can enter; the
+// store is charged once, at settlement.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { newUserSession, type ApiSession } from "../helpers/api-session.ts";
-import { addChannel, addToken, n, one, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, n, one, postRelay, reservedFor, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "./relay-world.ts";
 
 let world: RelayWorld;
 let channelId: number;
@@ -31,20 +32,21 @@ const fire = (key: string, model: string, count: number) =>
     ),
   );
 
-async function ledger(userId: number) {
+async function ledger(userId: number, token: { key: string }) {
   const user = await one(world, "select quota, used_quota, request_count from users where id = ?", userId);
   const logs = await one(world, "select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 2 and user_id = ?", userId);
   const tokens = await one(world, "select coalesce(sum(used_quota), 0) as used from tokens where user_id = ?", userId);
-  const holds = await one(world, "select count(*) as count from quota_holds where user_id = ?", userId);
-  return {
+  const books = {
     quota: n(user.quota),
     used: n(user.used_quota),
     requests: n(user.request_count),
     logCount: n(logs.count),
     logTotal: n(logs.total),
     tokenUsed: n(tokens.used),
-    holds: n(holds.count),
   };
+  // Read after the books, since the probe charges a request of its own.
+  const reserved = await reservedFor(world, { userId, tokenKey: token.key });
+  return { ...books, holds: reserved ? 1 : 0 };
 }
 
 describe("100 concurrent requests, a balance for 20", () => {
@@ -63,7 +65,7 @@ describe("100 concurrent requests, a balance for 20", () => {
         error: { message: "用户额度不足", type: "new_api_error", param: null, code: "insufficient_user_quota" },
       });
     }
-    expect(await ledger(id)).toEqual({ quota: 0, used: 20 * price, requests: 20, logCount: 20, logTotal: 20 * price, tokenUsed: 20 * price, holds: 0 });
+    expect(await ledger(id, token)).toEqual({ quota: 0, used: 20 * price, requests: 20, logCount: 20, logTotal: 20 * price, tokenUsed: 20 * price, holds: 0 });
     const channelAfter = n((await one(world, "select used_quota from channels where id = ?", channelId)).used_quota);
     expect(channelAfter - channelBefore).toBe(20 * price);
   }, 60_000);
@@ -77,7 +79,7 @@ describe("100 concurrent requests, a balance for 20", () => {
     expect(new Set(refusals)).toEqual(new Set(["pre_consume_token_quota_failed"]));
     const row = await one(world, "select remain_quota, used_quota from tokens where id = ?", token.id);
     expect([n(row.remain_quota), n(row.used_quota)]).toEqual([0, 20 * price]);
-    const books = await ledger(id);
+    const books = await ledger(id, await addToken(session, { name: "probe" }));
     expect(books.quota).toBe(100_000_000 - 20 * price);
     expect([books.used, books.logTotal, books.logCount, books.holds]).toEqual([20 * price, 20 * price, 20, 0]);
   }, 60_000);
@@ -94,7 +96,7 @@ describe("100 concurrent requests, a balance for 20", () => {
     const responses = await fire(token.key, "gpt-4o", 100);
     const served = responses.filter((response) => response.status === 200).length;
     expect(served).toBeGreaterThanOrEqual(20);
-    const books = await ledger(id);
+    const books = await ledger(id, token);
     expect(books.quota).toBeGreaterThanOrEqual(0);
     expect(books).toEqual({ quota: 20 * 262 - served * cost, used: served * cost, requests: served, logCount: served, logTotal: served * cost, tokenUsed: served * cost, holds: 0 });
   }, 60_000);

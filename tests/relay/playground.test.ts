@@ -72,3 +72,19 @@ test("no session, or no New-Api-User, is refused", async () => {
   const noHeader = await fetch(`${world.server.url}/pg/chat/completions`, { method: "POST", headers: { "content-type": "application/json", cookie: user.cookie }, body: JSON.stringify(body()) });
   expect(noHeader.status).toBe(401);
 });
+
+test("the playground's parameters reach the upstream as sent; a stream asked for its usage ends with it", async () => {
+  world.upstream.behave("sk-playground", { promptTokens: 12, completionTokens: 3 });
+  const extra = { top_p: 0.5, stop: ["END"], presence_penalty: 0.2, frequency_penalty: -0.2, reasoning_effort: "low", stream_options: { include_usage: true } };
+  const answer = await play(user, extra);
+  expect(answer.status).toBe(200);
+  const sent = world.upstream.received.at(-1)!.json;
+  expect({ ...sent, stream_options: undefined }).toEqual({ ...body(extra), stream_options: undefined });
+  const usage = answer.text
+    .split("\n\n")
+    .filter((event) => event.startsWith("data: {"))
+    .map((event) => JSON.parse(event.slice(6)))
+    .filter((chunk) => chunk.usage)
+    .map((chunk) => [chunk.usage.prompt_tokens, chunk.usage.completion_tokens]);
+  expect(usage).toEqual([[12, 3]]);
+});

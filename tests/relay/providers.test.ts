@@ -93,3 +93,17 @@ test("SiliconCloud rerank", async () => {
   expect(response.status).toBe(200);
   expect(world.upstream.received[0]!.path).toBe("/v1/rerank");
 });
+
+test("balances the vendors report: DeepSeek's USD total, SiliconCloud's totalBalance, Moonshot's available balance", async () => {
+  const deepseek = await addChannel(world, { type: 43, key: "deepseek-balance", models: "deepseek-chat" });
+  const silicon = await addChannel(world, { type: 40, key: "silicon-balance", models: "Qwen/Qwen2.5-7B-Instruct" });
+  const moonshot = await addChannel(world, { type: 25, key: "moonshot-balance", models: "moonshot-v1-8k" });
+  const balanceOf = async (id: number) => (await world.root.get(`/api/channel/update_balance/${id}/`)).body.balance;
+  expect([await balanceOf(deepseek), await balanceOf(silicon), await balanceOf(moonshot)]).toEqual([12.25, 9.75, 49.58894]);
+  expect(world.upstream.received.map((entry) => [entry.key, entry.method, entry.path])).toEqual([
+    ["deepseek-balance", "GET", "/user/balance"],
+    ["silicon-balance", "GET", "/v1/user/info"],
+    ["moonshot-balance", "GET", "/v1/users/me/balance"],
+  ]);
+  expect(n((await one(world, "select balance from channels where id = ?", moonshot)).balance)).toBe(49.58894);
+});

@@ -2,8 +2,9 @@
 // messages, issue 3 §3), and the guards (rate limit, sensitive words, price, channel). A refused
 // request never reaches the upstream and never moves quota.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
 import { newUserSession, type ApiSession } from "../helpers/api-session.ts";
-import { addChannel, addToken, n, one, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, n, one, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld, reservedFor } from "./relay-world.ts";
 
 let world: RelayWorld;
 let rootKey: string;
@@ -125,7 +126,7 @@ describe("users", () => {
   test("a user without quota is refused before the upstream is called", async () => {
     await expectRefusal(chat(key), 403, "用户额度不足", "insufficient_user_quota");
     expect(world.upstream.received).toHaveLength(0);
-    expect(n((await one(world, "select count(*) as count from quota_holds")).count)).toBe(0);
+    expect(await reservedFor(world, { userId: user.userId!, tokenKey: key })).toBe(false);
   });
 
   test("a limited token cannot reserve more than it has left", async () => {
@@ -159,8 +160,23 @@ describe("users", () => {
 });
 
 describe("guards", () => {
-  test("no channel for the group and model: 503 naming both", async () => {
-    await expectRefusal(chat(rootKey, "gpt-4o"), 503, "当前分组 default 下对于模型 gpt-4o 无可用渠道");
+  test("a model served only in another group: 503 naming both", async () => {
+    await addChannel(world, { key: "sk-refusals-vip", models: "gpt-4o", group: "vip" });
+    const response = await expectRefusal(chat(rootKey, "gpt-4o"), 503, "当前分组 default 下对于模型 gpt-4o 无可用渠道");
+    expect(response.headers.get("retry-after")).toBeNull();
+  });
+
+  test("a model no channel serves in any group: 404 model_not_found, which the SDKs do not retry (issue 15 §5)", async () => {
+    await expectRefusal(chat(rootKey, "gpt-4o-typo"), 404, "模型 gpt-4o-typo 不存在", "model_not_found");
+    // The official client with its default retries, counting what it sends.
+    let sent = 0;
+    const counting = (input: RequestInfo | URL, init?: RequestInit) => (sent++, fetch(input, init));
+    const client = new OpenAI({ baseURL: `${world.server.url}/v1`, apiKey: `sk-${rootKey}`, maxRetries: 2, fetch: counting as typeof fetch });
+    const error = await client.chat.completions.create({ model: "gpt-4o-typo", messages: [{ role: "user", content: "hi" }] }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    expect(error.code).toBe("model_not_found");
+    expect(sent).toBe(1);
+    expect(world.upstream.received).toHaveLength(0);
   });
 
   test("a model without a price is refused, not served free", async () => {
@@ -183,7 +199,10 @@ describe("guards", () => {
     await setOptions(world, { ModelRequestRateLimitEnabled: true, ModelRequestRateLimitCount: 2, ModelRequestRateLimitSuccessCount: 1000, ModelRequestRateLimitDurationMinutes: 1 });
     expect((await chat(limitedKey)).status).toBe(200);
     expect((await chat(limitedKey, "gpt-4o")).status).toBe(503); // failures count too
-    await expectRefusal(chat(limitedKey), 429, "您已达到总请求数限制：1分钟内最多请求2次，包括失败次数，请检查您的请求是否正确");
+    const total = await expectRefusal(chat(limitedKey), 429, "您已达到总请求数限制：1分钟内最多请求2次，包括失败次数，请检查您的请求是否正确");
+    const wait = Number(total.headers.get("retry-after"));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
 
     const other = await newUserSession(world.server.url, "limited2");
     await world.server.store.query("update users set quota = 1000000 where username = ?", "limited2");
@@ -191,8 +210,18 @@ describe("guards", () => {
     await setOptions(world, { ModelRequestRateLimitCount: 0, ModelRequestRateLimitSuccessCount: 1 });
     expect((await chat(otherKey, "gpt-4o")).status).toBe(503); // a failure is not a success
     expect((await chat(otherKey)).status).toBe(200);
-    await expectRefusal(chat(otherKey), 429, "您已达到请求数限制：1分钟内最多请求1次");
+    const success = await expectRefusal(chat(otherKey), 429, "您已达到请求数限制：1分钟内最多请求1次");
+    expect(success.headers.get("retry-after")).toBe("60");
     await setOptions(world, { ModelRequestRateLimitEnabled: false });
+  });
+
+  test("rerank names only the fields that are missing, and refuses empty documents (issue 15 §5)", async () => {
+    const rerank = (body: Record<string, unknown>) => postRelay(world, "/v1/rerank", rootKey, { model: "BAAI/bge-reranker-v2-m3", ...body });
+    await expectRefusal(rerank({ query: "q" }), 400, "缺少必填字段 documents", "invalid_request");
+    await expectRefusal(rerank({ documents: ["a"] }), 400, "缺少必填字段 query", "invalid_request");
+    await expectRefusal(rerank({}), 400, "缺少必填字段 query, documents", "invalid_request");
+    await expectRefusal(rerank({ query: "q", documents: [] }), 400, "documents 不能为空", "invalid_request");
+    expect(world.upstream.received).toHaveLength(0);
   });
 
   test("malformed requests", async () => {

@@ -48,7 +48,7 @@ export type ChannelInput = {
 /** Creates a channel through POST /api/channel/ and returns its id. */
 export async function addChannel(world: RelayWorld, input: ChannelInput): Promise<number> {
   const result = await world.root.post("/api/channel/", {
-    name: input.key,
+    name: input.key.slice(0, 64),
     type: 1,
     base_url: world.upstream.url,
     models: "gpt-4o-mini",
@@ -117,4 +117,32 @@ export const n = (value: unknown) => Number(value);
 /** The error object without the " (request id: …)" suffix, for exact comparisons. */
 export function withoutRequestId(body: any) {
   return { ...body, error: { ...body.error, message: String(body.error.message).replace(/ \(request id: [^)]+\)$/, "") } };
+}
+
+const probeModel = "gpt-4-gizmo-reservation-probe";
+/** The built-in fixed price of gpt-4-gizmo-* ($0.10 a call): the probe's hold, exactly. */
+const probeHold = 50_000;
+const probeChannels = new WeakMap<RelayWorld, Promise<number>>();
+
+/**
+ * Whether anything is still reserved for a user: a request whose hold is exactly the user's
+ * balance is admitted only when nothing else holds part of it. Reservations live outside the
+ * store, so this is asked of the relay itself, with an unlimited token of the user's (a limited
+ * token's reservation is the same reservation as its user's). The balance is put back afterwards;
+ * the probe's own charge stays, logged like any other request (used quota = sum of logs holds).
+ */
+export async function reservedFor(world: RelayWorld, holder: { userId: number; tokenKey: string }): Promise<boolean> {
+  if (!probeChannels.has(world)) probeChannels.set(world, addChannel(world, { key: "sk-reservation-probe", models: "gpt-4-gizmo-*", group: "default,vip" }));
+  await probeChannels.get(world);
+  const user = await one(world, "select quota from users where id = ?", holder.userId);
+  await world.server.store.query("update users set quota = ? where id = ?", probeHold, holder.userId);
+  let response: Awaited<ReturnType<typeof postRelay>> | undefined;
+  // A new probe channel reaches the relay's channel index through a change notice: give it a moment.
+  for (let attempt = 0; attempt < 20 && (!response || response.status === 503); attempt++) {
+    if (response) await Bun.sleep(100);
+    response = await postRelay(world, "/v1/chat/completions", holder.tokenKey, { model: probeModel, messages: [{ role: "user", content: "probe" }] });
+  }
+  await world.server.store.query("update users set quota = ? where id = ?", n(user.quota), holder.userId);
+  if (response!.status !== 200 && response!.status !== 403) throw new Error(`reservation probe answered ${response!.status}: ${response!.text}`);
+  return response!.status === 403;
 }

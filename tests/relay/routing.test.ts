@@ -59,6 +59,13 @@ describe("retries", () => {
     expect(withoutRequestId(response.json).error.message).toBe("当前分组上游负载已饱和，请稍后再试");
     expect(keysReceived().every((received) => received === "sk-busy")).toBe(true);
     expect(keysReceived().length).toBe(3);
+    // It says when to come back (issue 15 §5): a short wait when the upstream named none...
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    // ...and the upstream's own when it did.
+    world.upstream.behave("sk-busy", { status: 429, retryAfter: "17" });
+    const told = await chat("gpt-4.1");
+    expect(told.status).toBe(429);
+    expect(told.headers.get("retry-after")).toBe("17");
   });
 
   test("4xx answers are not retried; the upstream's message is scrubbed of keys", async () => {

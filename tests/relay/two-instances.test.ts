@@ -11,7 +11,7 @@ import { seedUsers } from "../helpers/seeded-users.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { createTestStore, testDialect, type TestStore } from "../helpers/test-store.ts";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
-import { addChannel, addToken, openai, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, n, openai, postRelay, reservedFor, setOptions, type RelayWorld } from "./relay-world.ts";
 
 setDefaultTimeout(60_000);
 
@@ -25,13 +25,14 @@ describe.if(enabled)("two instances sharing PostgreSQL and Redis", () => {
   let second: TestServer;
   let rootFirst: ApiSession;
   let rootSecond: ApiSession;
+  let env: Record<string, string>;
 
   beforeAll(async () => {
     store = await createTestStore();
     upstream = await startUpstream();
     mail = await startMailCatcher();
     // A prefix of this run's own, so marks and locks of other runs sharing the Redis do not count.
-    const env = { REDIS_CONN_STRING: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: `switchyard-test-${crypto.randomUUID()}:` };
+    env = { REDIS_CONN_STRING: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: `switchyard-test-${crypto.randomUUID()}:`, STREAMING_TIMEOUT: "60" };
     first = await startTestServer({ store, env });
     second = await startTestServer({ store, env });
     rootFirst = await rootSession(first.url);
@@ -135,5 +136,92 @@ describe.if(enabled)("two instances sharing PostgreSQL and Redis", () => {
     await mail.waitFor(before + 1);
     await Bun.sleep(500);
     expect(mail.messages.slice(before).map((message) => message.to)).toEqual([["twin@example.com"]]);
+  });
+
+  test("a session signed out on one instance is refused by the other (issue 15 §4)", async () => {
+    const session = await rootSession(first.url);
+    const onSecond = Object.assign(new ApiSession(second.url), { cookie: session.cookie, userId: session.userId });
+    expect((await onSecond.get("/api/user/self")).status).toBe(200);
+    expect((await session.get("/api/user/logout")).body.success).toBe(true);
+    expect((await onSecond.get("/api/user/self")).status).toBe(401);
+  });
+
+  describe("reservations shared through Redis", () => {
+    const price = 10_000; // ModelPrice 0.02 at 500,000 per dollar: each call holds and costs this
+    let worldFirst: RelayWorld;
+    let worldSecond: RelayWorld;
+    let userId: number;
+    let tokenKey: string;
+
+    const fire = (count: number) =>
+      Promise.all(
+        Array.from({ length: count }, (_, index) =>
+          postRelay(index % 2 ? worldSecond : worldFirst, "/v1/chat/completions", tokenKey, { model: "twin-fixed-model", messages: [{ role: "user", content: "hi" }] }),
+        ),
+      );
+
+    async function books() {
+      const [user] = await store.query<Record<string, unknown>>("select quota, used_quota, request_count from users where id = ?", userId);
+      const [logs] = await store.query<Record<string, unknown>>("select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 2 and user_id = ?", userId);
+      return { quota: n(user!.quota), used: n(user!.used_quota), requests: n(user!.request_count), logs: n(logs!.count), logTotal: n(logs!.total) };
+    }
+
+    beforeAll(async () => {
+      worldFirst = { server: first, upstream, root: rootFirst, stop: async () => {} };
+      worldSecond = { server: second, upstream, root: rootSecond, stop: async () => {} };
+      await addChannel(worldFirst, { key: "twin-crowd", models: "twin-fixed-model" });
+      await setOptions(worldFirst, { ModelPrice: JSON.stringify({ "twin-fixed-model": 0.02 }) });
+      const user = await newUserSession(first.url, "twincrowd");
+      userId = user.userId!;
+      tokenKey = (await addToken(user)).key;
+      // The second instance learns of the channel and the price through Redis.
+      for (let attempt = 0; attempt < 40; attempt++) {
+        await store.query("update users set quota = ? where id = ?", price, userId);
+        if ((await fire(2)).every((answer) => answer.status === 200)) break;
+        await Bun.sleep(250);
+      }
+    });
+
+    test("100 concurrent requests through both instances against a balance for 20: exactly 20 served", async () => {
+      upstream.behave("twin-crowd", { delayMs: 300 });
+      const before = await books();
+      await store.query("update users set quota = ? where id = ?", 20 * price, userId);
+      const answers = await fire(100);
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(20);
+      expect(new Set(answers.filter((answer) => answer.status !== 200).map((answer) => answer.status))).toEqual(new Set([403]));
+      const after = await books();
+      expect(after.quota).toBe(0);
+      expect([after.used - before.used, after.requests - before.requests, after.logs - before.logs, after.logTotal - before.logTotal]).toEqual([20 * price, 20, 20, 20 * price]);
+      expect(after.used).toBe(after.logTotal);
+      expect(await reservedFor(worldSecond, { userId, tokenKey })).toBe(false);
+    });
+
+    test("an instance killed with requests in flight: its reservations lapse, a restart holds nothing, the books balance", async () => {
+      await store.query("update users set quota = ? where id = ?", 1_000_000, userId);
+      const before = await books();
+      upstream.behave("twin-crowd", { delayMs: 8000 });
+      const inFlight = Array.from({ length: 10 }, () =>
+        postRelay(worldSecond, "/v1/chat/completions", tokenKey, { model: "twin-fixed-model", messages: [{ role: "user", content: "hi" }] }).catch(() => undefined),
+      );
+      await Bun.sleep(500);
+      await second.crash();
+      await Promise.all(inFlight);
+      upstream.behave("twin-crowd", {});
+      // The dead instance's reservations still count until its mark expires...
+      expect(await reservedFor(worldFirst, { userId, tokenKey })).toBe(true);
+      second = await startTestServer({ store, env });
+      worldSecond = { ...worldSecond, server: second, root: await rootSession(second.url) };
+      // The ten requests cut short cost nothing.
+      const after = await books();
+      expect(after.quota + after.used).toBe(before.quota + before.used);
+      expect([after.used, after.requests]).toEqual([after.logTotal, after.logs]);
+      // ...then nothing is reserved (the restarted process is a new instance holding nothing).
+      let reserved = true;
+      for (let attempt = 0; attempt < 30 && reserved; attempt++) {
+        await Bun.sleep(1000);
+        reserved = await reservedFor(worldSecond, { userId, tokenKey });
+      }
+      expect(reserved).toBe(false);
+    }, 60_000);
   });
 });

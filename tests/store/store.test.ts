@@ -120,34 +120,34 @@ describe("dialect helpers", () => {
 
 describe("reusable statements (the relay's money moves)", () => {
   const p = sql.placeholder;
-  const insertHold = reusableStatement<unknown, { id: string; user: number; debited: boolean }>((tx) =>
-    tx.insert(t.quota_holds).values({ request_id: p("id"), user_id: p("user"), token_id: 0, amount: 7, token_debited: p("debited"), created_at: 1 }),
+  const insertLog = reusableStatement<unknown, { id: string; user: number; stream: boolean }>((tx) =>
+    tx.insert(t.logs).values({ request_id: p("id"), user_id: p("user"), type: 2, quota: 7, is_stream: p("stream"), created_at: 1 }),
   );
-  const takeHold = reusableStatement<{ amount: number; token_debited: boolean }[], { id: string }>((tx) =>
-    tx.delete(t.quota_holds).where(eq(t.quota_holds.request_id, p("id"))).returning({ amount: t.quota_holds.amount, token_debited: t.quota_holds.token_debited }),
+  const takeLog = reusableStatement<{ quota: number; is_stream: boolean }[], { id: string }>((tx) =>
+    tx.delete(t.logs).where(eq(t.logs.request_id, p("id"))).returning({ quota: t.logs.quota, is_stream: t.logs.is_stream }),
   );
 
   test("bind new values on every call, encode and decode columns (booleans), and return typed rows", async () => {
     const user = await newUser("reusable", 0);
-    for (const [id, debited] of [["hold-a", true], ["hold-b", false]] as const) {
+    for (const [id, stream] of [["req-a", true], ["req-b", false]] as const) {
       await transact(function* (tx) {
-        yield* run(insertHold(tx, { id, user: user.id, debited }));
+        yield* run(insertLog(tx, { id, user: user.id, stream }));
       });
     }
     const taken = await transact(function* (tx) {
-      return [yield* run(takeHold(tx, { id: "hold-a" })), yield* run(takeHold(tx, { id: "hold-b" })), yield* run(takeHold(tx, { id: "hold-a" }))];
+      return [yield* run(takeLog(tx, { id: "req-a" })), yield* run(takeLog(tx, { id: "req-b" })), yield* run(takeLog(tx, { id: "req-a" }))];
     });
-    expect(taken).toEqual([[{ amount: 7, token_debited: true }], [{ amount: 7, token_debited: false }], []]);
+    expect(taken).toEqual([[{ quota: 7, is_stream: true }], [{ quota: 7, is_stream: false }], []]);
   });
 
   test("a missing value is an error, and the transaction rolls back", async () => {
     const user = await newUser("reusable-missing", 0);
     const attempt = transact(function* (tx) {
-      yield* run(insertHold(tx, { id: "hold-c", user: user.id, debited: false }));
-      yield* run(insertHold(tx, { id: "hold-d", user: user.id } as never));
+      yield* run(insertLog(tx, { id: "req-c", user: user.id, stream: false }));
+      yield* run(insertLog(tx, { id: "req-d", user: user.id } as never));
     });
     await expect(attempt).rejects.toThrow();
-    const left = await db.select().from(t.quota_holds).where(eq(t.quota_holds.request_id, "hold-c"));
+    const left = await db.select().from(t.logs).where(eq(t.logs.request_id, "req-c"));
     expect(left).toEqual([]);
   });
 });

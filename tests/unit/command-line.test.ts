@@ -12,6 +12,8 @@ describe("readConfig", () => {
     expect(config.store).toEqual({ dialect: "sqlite", path: "./data/switchyard.db" });
     expect(config.redisUrl).toBeUndefined();
     expect(config.sessionSecret).toBeUndefined();
+    expect(config.shutdownGraceSeconds).toBe(30);
+    expect(readConfig({ SHUTDOWN_GRACE_PERIOD: "5" }).shutdownGraceSeconds).toBe(5);
   });
 
   test("SQL_DSN with a postgres:// URL switches to PostgreSQL; 'local' keeps SQLite", () => {
@@ -26,6 +28,7 @@ describe("readConfig", () => {
     [{ REDIS_CONN_STRING: "localhost:6379" }, "invalid REDIS_CONN_STRING"],
     [{ SESSION_SECRET: "random_string" }, "invalid SESSION_SECRET"],
     [{ SESSION_SECRET: "short" }, "invalid SESSION_SECRET"],
+    [{ SHUTDOWN_GRACE_PERIOD: "-1" }, "invalid SHUTDOWN_GRACE_PERIOD"],
   ])("%j is refused", (environment, message) => {
     expect(() => readConfig(environment)).toThrow(ConfigError);
     expect(() => readConfig(environment)).toThrow(message);
@@ -44,6 +47,38 @@ describe("readCommandLine", () => {
     expect(readCommandLine(["--help"]).action).toBe("help");
     expect(() => readCommandLine(["--port", "x"])).toThrow(ConfigError);
     expect(() => readCommandLine(["--frobnicate"])).toThrow("unknown argument --frobnicate");
+  });
+
+  test("import <source> with its flags; backup [file]", () => {
+    expect(readCommandLine(["import", "one-api.db"])).toEqual({
+      action: "import",
+      request: { source: "one-api.db", dryRun: false, merge: false, withLogs: false },
+    });
+    expect(readCommandLine(["import", "--dry-run", "mysql://root@h/db", "--merge", "--with-logs"])).toEqual({
+      action: "import",
+      request: { source: "mysql://root@h/db", dryRun: true, merge: true, withLogs: true },
+    });
+    expect(() => readCommandLine(["import"])).toThrow("import needs exactly one source");
+    expect(() => readCommandLine(["import", "a.db", "b.db"])).toThrow("import needs exactly one source");
+    expect(() => readCommandLine(["import", "a.db", "--force"])).toThrow("unknown import option --force");
+    expect(readCommandLine(["backup"])).toEqual({ action: "backup", file: undefined });
+    expect(readCommandLine(["backup", "/backups/x.db"])).toEqual({ action: "backup", file: "/backups/x.db" });
+    expect(() => readCommandLine(["backup", "a", "b"])).toThrow("at most one file");
+  });
+});
+
+describe("metrics and backup settings", () => {
+  test("metrics stay off by default; enabling them needs a bearer token of 16 characters or more", () => {
+    expect(readConfig({}).metrics).toEqual({ enabled: false });
+    expect(readConfig({ METRICS_ENABLED: "true", METRICS_TOKEN: "0123456789abcdef" }).metrics).toEqual({ enabled: true, token: "0123456789abcdef" });
+    expect(() => readConfig({ METRICS_ENABLED: "true" })).toThrow("invalid METRICS_TOKEN: must be set");
+    expect(() => readConfig({ METRICS_ENABLED: "true", METRICS_TOKEN: "short" })).toThrow("invalid METRICS_TOKEN");
+  });
+
+  test("daily backups only with BACKUP_DIR; BACKUP_KEEP defaults to 7 and is at least 1", () => {
+    expect(readConfig({}).backup).toEqual({ dir: undefined, keep: 7 });
+    expect(readConfig({ BACKUP_DIR: "/var/backups/switchyard", BACKUP_KEEP: "3" }).backup).toEqual({ dir: "/var/backups/switchyard", keep: 3 });
+    expect(() => readConfig({ BACKUP_KEEP: "0" })).toThrow("invalid BACKUP_KEEP");
   });
 });
 

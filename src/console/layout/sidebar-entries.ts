@@ -28,6 +28,7 @@ export function sidebarEntries(role: number, status: SystemStatus): SidebarEntry
     admin && { href: "/redemption", label: "兑换码", icon: "gift" },
     { href: "/topup", label: "钱包", icon: "wallet" },
     admin && { href: "/user", label: "用户管理", icon: "users" },
+    admin && { href: "/api-reference", label: "API 参考", icon: "info" },
     { href: "/log", label: "日志", icon: "file" },
     status.enable_drawing && { href: "/midjourney", label: "绘图", icon: "image" },
     status.enable_task && { href: "/task", label: "异步任务", icon: "tasks" },

@@ -3,6 +3,7 @@
 import { optionText } from "../../services/options/options.ts";
 import { Icon } from "../components/icons.tsx";
 import { RichContent } from "../components/rich-content.tsx";
+import { GettingStartedCard } from "./first-run/getting-started-card.tsx";
 import type { PageContext } from "../page-context.ts";
 import { renderPage } from "../render-page.tsx";
 
@@ -27,11 +28,16 @@ function DefaultHome(props: { context: PageContext }) {
   );
 }
 
-export function homePage(context: PageContext): Response {
+export async function homePage(context: PageContext): Promise<Response> {
   const content = optionText("HomePageContent");
+  // Admins see their setup checklist above the page (nothing for anyone else).
+  const safeGettingStarted = await GettingStartedCard({ context });
   return renderPage(
     context,
     { title: context.t("首页") },
-    content.trim() ? <RichContent source={content} frameTitle={context.t("首页")} /> : <DefaultHome context={context} />,
+    <>
+      {safeGettingStarted}
+      {content.trim() ? <RichContent source={content} frameTitle={context.t("首页")} /> : <DefaultHome context={context} />}
+    </>,
   );
 }

@@ -1,20 +1,42 @@
-// "/playground": the chat playground island, given the groups the user may pick and the models
-// they can call; replies stream through /pg/chat/completions, billed to the user.
-import { modelsForUserGroup } from "../../services/channels/group-models.ts";
+// "/playground": the chat playground island, given what it needs to act without asking: the
+// groups the user may pick with their ratios, the models each group can call now, those models'
+// prices (for the cost of each answer), the site's money display, and the names of the user's
+// usable tokens for "view code" (their keys are not on the page). Replies stream through
+// /pg/chat/completions, billed to the user.
+import { groupRatioOf, priceOfModel, type ModelPrice } from "../../services/billing/model-prices.ts";
+import { enabledModelsOfGroups } from "../../services/channels/group-models.ts";
 import { ownGroupDescription, usableGroupsOf } from "../../services/groups/user-groups.ts";
+import { optionBool, optionNumber } from "../../services/options/options.ts";
+import { queryTokens, toTokenView, TokenStatus } from "../../services/tokens/token-queries.ts";
 import { Island } from "../island.tsx";
 import type { PageContext } from "../page-context.ts";
 import { renderPage } from "../render-page.tsx";
-import { Playground } from "../../../islands/playground/playground.tsx";
+import { Playground, type PlaygroundProps } from "../../../islands/playground/playground.tsx";
+
+async function playgroundProps(context: PageContext): Promise<PlaygroundProps> {
+  const { t, user, status, url } = context;
+  const usable = usableGroupsOf(user!.group);
+  const names = Object.keys(usable);
+  const groups = names.map((name) => ({ name, description: usable[name] === ownGroupDescription ? t(ownGroupDescription) : usable[name]!, ratio: groupRatioOf(name) }));
+  const modelLists = await Promise.all(names.map((name) => enabledModelsOfGroups([name])));
+  const modelsByGroup = Object.fromEntries(names.map((name, index) => [name, modelLists[index]!]));
+  const models: Record<string, ModelPrice | null> = {};
+  for (const model of new Set(modelLists.flat())) models[model] = priceOfModel(model) ?? null;
+  const { items } = await queryTokens(user!.id, {}, { page: 1, pageSize: 100 });
+  const tokens = items.map(toTokenView).filter((token) => token.status === TokenStatus.enabled).map((token) => ({ id: token.id, name: token.name }));
+  return {
+    language: context.language,
+    userId: user!.id,
+    groups,
+    defaultGroup: user!.group,
+    modelsByGroup,
+    prices: { models, groupRatios: Object.fromEntries(names.map((name) => [name, groupRatioOf(name)])) },
+    money: { quotaPerUnit: optionNumber("QuotaPerUnit"), displayInCurrency: optionBool("DisplayInCurrencyEnabled") },
+    tokens,
+    baseUrl: (status.server_address || url.origin).replace(/\/+$/, ""),
+  };
+}
 
 export async function playgroundPage(context: PageContext): Promise<Response> {
-  const { t, user } = context;
-  const usable = usableGroupsOf(user!.group);
-  const groups = Object.fromEntries(Object.entries(usable).map(([name, description]) => [name, description === ownGroupDescription ? t(ownGroupDescription) : description]));
-  const models = await modelsForUserGroup(user!.group);
-  return renderPage(
-    context,
-    { title: t("操练场"), islands: ["playground"] },
-    <Island name="playground" component={Playground} props={{ language: context.language, groups, defaultGroup: user!.group, models }} />,
-  );
+  return renderPage(context, { title: context.t("操练场"), islands: ["playground"] }, <Island name="playground" component={Playground} props={await playgroundProps(context)} />);
 }

@@ -9,8 +9,12 @@ function stripBearer(value: string): string {
   return /^bearer\s/i.test(trimmed) ? trimmed.slice(7).trim() : trimmed;
 }
 
-export function readApiKey(headers: Headers): ApiKey {
-  let value = stripBearer(headers.get("authorization") ?? "");
+/**
+ * @param keyText the key as a native format carries it (Anthropic's x-api-key, Google's
+ *   x-goog-api-key or ?key=), read instead of the headers when present.
+ */
+export function readApiKey(headers: Headers, keyText?: string): ApiKey {
+  let value = keyText === undefined ? stripBearer(headers.get("authorization") ?? "") : keyText.trim();
   if (value === "" || value === "midjourney-proxy") value = stripBearer(headers.get("mj-api-secret") ?? "");
   if (value.startsWith("sk-")) value = value.slice(3);
   // Keys are alphanumeric, so a dash can only introduce the pinned channel id.

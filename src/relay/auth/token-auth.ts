@@ -56,9 +56,12 @@ export function resolveGroup(userGroup: string, requested: string): string {
   return requested;
 }
 
-/** `clientAddress` is asked only when the token has an allow-list (reading it costs a lookup). */
-export async function authenticateToken(headers: Headers, clientAddress: () => string): Promise<RelayCaller> {
-  const apiKey = readApiKey(headers);
+/**
+ * `clientAddress` is asked only when the token has an allow-list (reading it costs a lookup);
+ * `keyText` is the key a native format carries outside the Authorization header.
+ */
+export async function authenticateToken(headers: Headers, clientAddress: () => string, keyText?: string): Promise<RelayCaller> {
+  const apiKey = readApiKey(headers, keyText);
   if (!apiKey.key) throw tokenError("未提供令牌");
   const cachedToken = peekToken(apiKey.key);
   const token = cachedToken !== undefined ? cachedToken : await findToken(apiKey.key);

@@ -1,10 +1,11 @@
 // Wires the relay's in-memory copies to their sources: change notices from every instance
 // (through SharedState) drop or rebuild them at once, and the periodic resync job
 // (SYNC_FREQUENCY) repairs anything a lost notice left stale.
+import { registerCacheSize } from "../../metrics/metrics.ts";
 import { onChange } from "../../services/change-notices.ts";
-import { channelIndex, reloadChannels, resyncChannels } from "./channel-cache.ts";
-import { forgetTokens, resyncTokens } from "./token-cache.ts";
-import { forgetUsers, resyncUsers } from "./user-cache.ts";
+import { channelIndex, currentChannelIndex, reloadChannels, resyncChannels } from "./channel-cache.ts";
+import { cachedTokenCount, forgetTokens, resyncTokens } from "./token-cache.ts";
+import { cachedUserCount, forgetUsers, resyncUsers } from "./user-cache.ts";
 
 let started = false;
 
@@ -18,6 +19,9 @@ export function startRelayCaches(): void {
   // options, so nothing cached needs dropping beyond the tokens themselves.
   onChange("groups", () => forgetTokens(""));
   void channelIndex();
+  registerCacheSize("tokens", cachedTokenCount);
+  registerCacheSize("users", cachedUserCount);
+  registerCacheSize("channels", () => currentChannelIndex()?.byId.size ?? 0);
 }
 
 export async function resyncRelayCaches(): Promise<void> {

@@ -64,6 +64,11 @@ async function load(key: string): Promise<TokenSnapshot | null> {
   return token;
 }
 
+/** Keys held (known tokens and remembered unknown keys), for the metrics. */
+export function cachedTokenCount(): number {
+  return entries.size;
+}
+
 /** The cached answer for a key: a token, null (known unknown), or undefined (not cached). */
 export function peekToken(key: string): TokenSnapshot | null | undefined {
   const entry = entries.get(key);

@@ -56,6 +56,11 @@ async function load(id: number): Promise<UserSnapshot | null> {
 }
 
 /** The cached user, null (no such user), or undefined (not cached). */
+/** Users held, for the metrics. */
+export function cachedUserCount(): number {
+  return entries.size;
+}
+
 export function peekUser(id: number): UserSnapshot | null | undefined {
   return entries.get(id)?.user;
 }

@@ -9,9 +9,11 @@ export type ChannelIndex = {
   byId: Map<number, ChannelSnapshot>;
   /** group -> model -> tiers of enabled channels, highest priority first. */
   routes: Map<string, Map<string, Tier<ChannelSnapshot>[]>>;
+  /** Every model some channel lists, in any group, enabled or not: a model outside it does not exist here. */
+  knownModels: Set<string>;
 };
 
-export const emptyChannelIndex = (): ChannelIndex => ({ byId: new Map(), routes: new Map() });
+export const emptyChannelIndex = (): ChannelIndex => ({ byId: new Map(), routes: new Map(), knownModels: new Set() });
 
 /** GPTs models share one price and one route entry (new-api's gizmo aliasing). */
 export function routeModelName(model: string): string {
@@ -23,9 +25,11 @@ export function routeModelName(model: string): string {
 export function buildChannelIndex(rows: readonly ChannelRow[]): ChannelIndex {
   const byId = new Map<number, ChannelSnapshot>();
   const grouped = new Map<string, Map<string, ChannelSnapshot[]>>();
+  const knownModels = new Set<string>();
   for (const row of rows) {
     const channel = toChannelSnapshot(row);
     byId.set(channel.id, channel);
+    for (const model of channel.models) knownModels.add(model);
     if (channel.status !== ChannelStatus.enabled) continue;
     for (const group of channel.groups) {
       let models = grouped.get(group);
@@ -43,7 +47,7 @@ export function buildChannelIndex(rows: readonly ChannelRow[]): ChannelIndex {
     for (const [model, channels] of models) tiersByModel.set(model, toTiers(channels));
     routes.set(group, tiersByModel);
   }
-  return { byId, routes };
+  return { byId, routes, knownModels };
 }
 
 function toTiers(channels: ChannelSnapshot[]): Tier<ChannelSnapshot>[] {

@@ -15,7 +15,8 @@ export async function enforceModelRateLimit(userId: number): Promise<void> {
   const minutes = Math.max(1, optionNumber("ModelRequestRateLimitDurationMinutes"));
   const successLimit = optionNumber("ModelRequestRateLimitSuccessCount");
   if (successLimit > 0 && (await shared.countWindow(`model-rate:success:${userId}`, windowSeconds())) >= successLimit) {
-    throw new AppError("rate_limited", "您已达到请求数限制：{{minutes}}分钟内最多请求{{count}}次", { minutes, count: successLimit });
+    // When the oldest success leaves the window is not known here: the window is the longest wait.
+    throw new AppError("rate_limited", "您已达到请求数限制：{{minutes}}分钟内最多请求{{count}}次", { minutes, count: successLimit, seconds: windowSeconds() });
   }
   const totalLimit = optionNumber("ModelRequestRateLimitCount");
   if (totalLimit > 0) {
@@ -24,7 +25,7 @@ export async function enforceModelRateLimit(userId: number): Promise<void> {
       throw new AppError(
         "rate_limited",
         "您已达到总请求数限制：{{minutes}}分钟内最多请求{{count}}次，包括失败次数，请检查您的请求是否正确",
-        { minutes, count: totalLimit },
+        { minutes, count: totalLimit, seconds: verdict.retryAfterSeconds },
       );
     }
   }

@@ -2,30 +2,33 @@
 // CheckSensitiveOnPromptEnabled, words one per line in SensitiveWords), case-insensitive.
 import { AppError } from "../../errors/app-error.ts";
 import { optionBool, optionText } from "../../services/options/options.ts";
+import { wordMatcher, type WordMatcher } from "./word-matcher.ts";
 
 let parsedFrom: string | undefined;
-let words: string[] = [];
+let matcher: WordMatcher | undefined;
 
-function sensitiveWords(): string[] {
+/** The automaton of the configured words, rebuilt when the option changes. */
+function sensitiveWords(): WordMatcher | undefined {
   const text = optionText("SensitiveWords");
   if (text !== parsedFrom) {
     parsedFrom = text;
-    words = [...new Set(text.split("\n").map((word) => word.trim().toLowerCase()).filter((word) => word !== ""))];
+    const words = [...new Set(text.split("\n").map((word) => word.trim().toLowerCase()).filter((word) => word !== ""))];
+    matcher = words.length > 0 ? wordMatcher(words) : undefined;
   }
-  return words;
+  return matcher;
+}
+
+/** Whether prompts are checked at all (so the relay collects their texts only then). */
+export function sensitiveWordCheckOn(): boolean {
+  return optionBool("CheckSensitiveEnabled") && optionBool("CheckSensitiveOnPromptEnabled") && sensitiveWords() !== undefined;
 }
 
 /** The configured words found in the texts (empty when none, or when the check is off). */
 export function findSensitiveWords(texts: readonly string[]): string[] {
   if (!optionBool("CheckSensitiveEnabled") || !optionBool("CheckSensitiveOnPromptEnabled")) return [];
-  const list = sensitiveWords();
-  if (list.length === 0 || texts.length === 0) return [];
-  const found = new Set<string>();
-  for (const text of texts) {
-    const lower = text.toLowerCase();
-    for (const word of list) if (lower.includes(word)) found.add(word);
-  }
-  return [...found];
+  const words = sensitiveWords();
+  if (!words || texts.length === 0) return [];
+  return words.find(texts, (text) => text.toLowerCase());
 }
 
 export function refuseSensitiveWords(texts: readonly string[]): void {

@@ -13,7 +13,7 @@ export async function answerWhole(
   converted: ConvertedResponse,
 ): Promise<Response> {
   context.firstResponseMs = Math.round(performance.now() - context.startedAt);
-  await settleCall(context, { channel, upstreamModel: call.upstreamModel, usage: converted.usage, output: converted.output });
+  await settleCall(context, { channel, upstreamModel: call.upstreamModel, upstreamFormat: call.format, usage: converted.usage, output: converted.output });
   return new Response(converted.body, {
     status: 200,
     headers: { "content-type": converted.contentType || "application/json", ...relayHeaders(context.requestId) },

@@ -4,18 +4,34 @@
 //   - upstream ends ([DONE], or its end of stream): settled on the reported or counted usage, then
 //     the closing events (usage chunk, [DONE]) are sent and the stream closes;
 //   - upstream breaks or stalls (STREAMING_TIMEOUT): an error event, billed for what was delivered;
-//   - client leaves: the upstream is read to its end (bounded by the idle timeout) so the
-//     upstream's own usage is billed once (reliability plan, streaming settlement policy).
+//   - client leaves: the upstream call is cancelled at once (it would keep generating output
+//     nobody receives, and hold a connection), and what was delivered is billed: the prompt plus
+//     the completion sent so far, counted locally, logged as a client disconnect (reliability
+//     plan, streaming settlement policy);
+//   - the server stops and the grace period is over (the flight's cut, in-flight.ts): the upstream
+//     read is abandoned, what was delivered is settled, and the client gets an error event.
+// Whichever way it ends, the flight ends after the settlement.
 import type { ChannelSnapshot } from "../channels/channel-snapshot.ts";
 import type { RelayCall, SseEvent } from "../providers/adaptor.ts";
 import type { RelayContext } from "../relay-context.ts";
 import { networkFailureMessage, timeoutFailureMessage } from "../upstream/upstream-failure.ts";
 import type { Translate } from "../../i18n/i18n.ts";
+import { trackStream } from "../../metrics/metrics.ts";
 import type { OpenStream } from "./attempt-channel.ts";
-import { relayHeaders } from "./relay-errors.ts";
+import { streamErrorTextIn } from "../inbound/codecs.ts";
+import { relayHeaders, serverStoppingMessage } from "./relay-errors.ts";
 import { settleCall } from "./settle-call.ts";
 
 const encoder = new TextEncoder();
+
+/** Why a stream ended early, as written in its consumption log. */
+const endNotes = {
+  stalled: "上游响应超时", // i18n-exempt: stored log text
+  broken: "上游中断", // i18n-exempt: stored log text
+  stopping: "服务停止", // i18n-exempt: stored log text
+} as const;
+
+type EndReason = keyof typeof endNotes;
 
 export function streamToClient(
   context: RelayContext,
@@ -24,9 +40,17 @@ export function streamToClient(
   open: OpenStream,
   translate: Translate,
 ): Response {
-  const { reader, parser, decoder, converter, deadline } = open;
+  const { reader, frames, converter, deadline } = open;
+  const { flight } = context;
+  context.streaming = true;
   let clientGone = false;
+  /** The server is stopping: the pump leaves the rest to cutStream. */
+  let cutting = false;
+  /** Settled and closed (or being so): nothing else may write to the client. */
+  let ended = false;
   let reading: Promise<unknown> = Promise.resolve();
+  let client: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const inFlight = trackStream();
 
   const render = (events: SseEvent[]): string => {
     let text = "";
@@ -36,35 +60,28 @@ export function streamToClient(
 
   const settle = (incomplete?: string) => {
     deadline.clear();
+    inFlight.end();
     return settleCall(context, {
       channel,
       upstreamModel: call.upstreamModel,
+      upstreamFormat: call.format,
       usage: converter.usage(),
       output: converter.output,
       incomplete,
     });
   };
 
-  const errorEvent = (stalled: boolean): string => {
-    const message = translate(stalled ? timeoutFailureMessage : networkFailureMessage);
-    const error = { message: `${message} (request id: ${context.requestId})`, type: "upstream_error", param: "", code: stalled ? "upstream_timeout" : "upstream_stream_broken" };
-    return `data: ${JSON.stringify({ error })}\n\n`;
-  };
-
-  /** After the client left: read the rest for the upstream's usage, then settle. */
-  const drain = async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        deadline.refresh();
-        render(parser.push(decoder.decode(value, { stream: true })));
-      }
-      render(parser.flush());
-      await settle("客户端断开"); // i18n-exempt: stored log text
-    } catch {
-      await settle("客户端断开，上游中断"); // i18n-exempt: stored log text
-    }
+  /** The event ending a stream early, in the client's format (the converter's, when it has one). */
+  const errorEvent = (reason: EndReason): string => {
+    const message = translate(reason === "stalled" ? timeoutFailureMessage : reason === "broken" ? networkFailureMessage : serverStoppingMessage);
+    const error = {
+      status: reason === "stalled" ? 504 : reason === "broken" ? 502 : 503,
+      message: `${message} (request id: ${context.requestId})`,
+      type: reason === "stopping" ? "server_error" : "upstream_error",
+      param: "",
+      code: reason === "stalled" ? "upstream_timeout" : reason === "broken" ? "upstream_stream_broken" : "server_shutting_down",
+    };
+    return converter.abort ? converter.abort(error).join("") : streamErrorTextIn(context.call.format, error);
   };
 
   /** Reads what the upstream still sends after [DONE] (its end), keeping its connection reusable. */
@@ -78,50 +95,92 @@ export function streamToClient(
 
   /** The answer is complete: settle, send the closing events, close. */
   const complete = async (controller: ReadableStreamDefaultController<Uint8Array>, closing: string) => {
-    await settle();
-    if (closing) controller.enqueue(encoder.encode(closing));
-    controller.close();
+    ended = true;
+    try {
+      await settle();
+      if (closing) controller.enqueue(encoder.encode(closing));
+      controller.close();
+    } finally {
+      flight.end();
+    }
     void discardRest();
+  };
+
+  /** Settles what was delivered, then ends the stream with an error event. */
+  const endWithError = async (controller: ReadableStreamDefaultController<Uint8Array>, reason: EndReason) => {
+    ended = true;
+    try {
+      await settle(endNotes[reason]);
+      controller.enqueue(encoder.encode(errorEvent(reason)));
+      controller.close();
+    } catch {
+      // The client left at the same moment: the settlement above is what counts.
+    } finally {
+      flight.end();
+    }
+  };
+
+  /** The client left: the upstream call ends at once and what was delivered is billed. */
+  const clientLeft = async () => {
+    deadline.clear();
+    await reader.cancel().catch(() => undefined);
+    try {
+      await settle("客户端断开"); // i18n-exempt: stored log text
+    } finally {
+      flight.end();
+    }
+  };
+
+  /**
+   * The server is stopping and the grace period is over. A pull in progress is woken (cancelling
+   * the upstream read ends it) and left to finish its step; then, unless that step completed the
+   * answer or the client had left (that path settles then), what was delivered is settled and
+   * the client gets an error event, whether or not it is reading.
+   */
+  const cutStream = async () => {
+    if (ended) return;
+    cutting = true;
+    await reader.cancel().catch(() => undefined);
+    await reading.catch(() => undefined);
+    if (ended || clientGone || !client) return;
+    if (converter.finished()) return complete(client, heldBack);
+    await endWithError(client, "stopping");
   };
 
   let heldBack = "";
 
   const pump = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    if (ended || cutting) return;
     try {
       if (converter.finished()) return await complete(controller, heldBack);
       for (;;) {
         const { value, done } = await reader.read();
-        if (clientGone) {
-          if (!done) render(parser.push(decoder.decode(value, { stream: true })));
-          return;
-        }
+        // Read after the client left or the cut: never delivered, so never billed.
+        if (cutting || clientGone) return;
         if (done) {
-          const tail = render(parser.push(decoder.decode()).concat(parser.flush())) + converter.finish().join("");
+          const tail = render(frames.flush()) + converter.finish().join("");
           return await complete(controller, tail);
         }
         deadline.refresh();
-        const whole = !parser.pending();
-        const received = decoder.decode(value, { stream: true });
-        const text = render(parser.push(received));
+        const whole = !frames.pending();
+        const text = render(frames.push(value));
         // [DONE] leaves only after the settlement: what the client saw is already in its balance.
         if (converter.finished()) return await complete(controller, text);
         if (text) {
           // Events passed through untouched leave as the bytes that came in (no re-encoding).
-          controller.enqueue(whole && !parser.pending() && text === received ? value : encoder.encode(text));
+          controller.enqueue(whole && !frames.pending() && text === frames.lastText?.() ? value : encoder.encode(text));
           return;
         }
       }
     } catch {
-      if (clientGone) return;
-      const stalled = deadline.expired;
-      await settle(stalled ? "上游响应超时" : "上游中断"); // i18n-exempt: stored log text
-      controller.enqueue(encoder.encode(errorEvent(stalled)));
-      controller.close();
+      if (clientGone || cutting || ended) return;
+      await endWithError(controller, deadline.expired ? "stalled" : "broken");
     }
   };
 
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
+      client = controller;
       const first = render(open.firstEvents);
       context.firstResponseMs = Math.round(performance.now() - context.startedAt);
       // A short answer may be whole already; its end waits for the settlement in the first pull.
@@ -134,9 +193,13 @@ export function streamToClient(
     },
     cancel() {
       clientGone = true;
-      void reading.finally(drain);
+      // A stream already complete was settled before its end left.
+      if (ended) return;
+      ended = true;
+      void clientLeft();
     },
   });
+  flight.onCut(cutStream);
   return new Response(body, {
     status: 200,
     headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", ...relayHeaders(context.requestId) },

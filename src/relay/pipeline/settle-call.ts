@@ -6,17 +6,21 @@ import { quotaForUsage } from "../../services/billing/quota-math.ts";
 import { countCompletionTokens } from "../../services/billing/token-counter.ts";
 import { optionBool, optionNumber } from "../../services/options/options.ts";
 import { logger } from "../../logger.ts";
+import { observeRelaySettled } from "../../metrics/metrics.ts";
+import { routeModelName } from "../channels/channel-index.ts";
 import { checkQuotaAlert } from "../../services/notify/quota-alerts.ts";
 import { noteTokenRemain } from "../caches/token-cache.ts";
 import { peekUser } from "../caches/user-cache.ts";
 import { modelRateLimitEnabled, recordModelRequestSuccess } from "../guards/model-rate-limit.ts";
 import type { ChannelSnapshot } from "../channels/channel-snapshot.ts";
-import type { GeneratedOutput, Usage } from "../providers/adaptor.ts";
+import type { GeneratedOutput, InboundFormat, Usage } from "../providers/adaptor.ts";
 import type { RelayContext } from "../relay-context.ts";
 
 export type ServedAnswer = {
   channel: Pick<ChannelSnapshot, "id" | "name">;
   upstreamModel: string;
+  /** The format the channel was spoken to: the client's, or OpenAI's when converted. */
+  upstreamFormat: InboundFormat;
   usage: Usage | null;
   output: () => GeneratedOutput;
   /** Why the answer is incomplete (client gone, upstream cut), for the log. */
@@ -32,14 +36,24 @@ function alertIfLow(userId: number, userQuota: number): void {
   if (userQuota < threshold) void checkQuotaAlert(userId);
 }
 
+/**
+ * The model as the metrics name it: as routing names it (GPTs folded), or "(pinned)" for an
+ * admin's call pinned to a channel, whose model no channel list bounds.
+ */
+export function metricsModelLabel(context: RelayContext): string {
+  return context.caller.pinnedChannelId === undefined ? routeModelName(context.call.model) : "(pinned)";
+}
+
 export async function settleCall(context: RelayContext, answer: ServedAnswer): Promise<void> {
   if (context.settled) return;
   context.settled = true;
   const { call, caller, price } = context;
-  const promptTokens = answer.usage?.prompt_tokens ?? context.promptTokens;
+  const promptTokens = answer.usage?.prompt_tokens ?? context.prompt.count();
   const completionTokens =
     answer.usage?.completion_tokens ?? (context.endpoint.pricing === "tokens" ? countCompletionTokens(answer.output(), call.model) : 0);
-  const quota = quotaForUsage(price, { promptTokens, completionTokens }, optionNumber("QuotaPerUnit"), context.units);
+  const cachedTokens = answer.usage?.cached_tokens ?? 0;
+  const cacheCreationTokens = answer.usage?.cache_creation_tokens ?? 0;
+  const quota = quotaForUsage(price, { promptTokens, completionTokens, cachedTokens, cacheCreationTokens }, optionNumber("QuotaPerUnit"), context.units);
   const notes = [context.logNote, answer.usage ? undefined : "本地计数", answer.incomplete].filter(Boolean); // i18n-exempt: stored log text
   const log = optionBool("LogConsumeEnabled")
     ? consumeLogValues({
@@ -57,11 +71,15 @@ export async function settleCall(context: RelayContext, answer: ServedAnswer): P
         quota,
         promptTokens,
         completionTokens,
+        cachedTokens,
+        cacheCreationTokens,
         useTimeSeconds: Math.round((performance.now() - context.startedAt) / 1000),
         isStream: call.stream,
         firstResponseMs: context.firstResponseMs,
         channelChain: context.channelChain,
         reasoningEffort: context.reasoningEffort,
+        inboundFormat: call.format,
+        converted: answer.upstreamFormat !== call.format,
         note: notes.length ? notes.join("，") : undefined, // i18n-exempt: stored log text
       })
     : null;
@@ -78,9 +96,12 @@ export async function settleCall(context: RelayContext, answer: ServedAnswer): P
     });
     if (caller.tokenId && balances.tokenRemain !== undefined) noteTokenRemain(caller.tokenKey, balances.tokenRemain);
     userQuota = balances.userQuota;
+    const firstTokenSeconds = call.stream && context.firstResponseMs !== undefined ? context.firstResponseMs / 1000 : undefined;
+    observeRelaySettled(context.endpoint.kind, metricsModelLabel(context), answer.channel.id, (performance.now() - context.startedAt) / 1000, firstTokenSeconds, quota);
   } catch (error) {
-    // The hold stays in place; the stale-hold sweeper returns it. Nothing is charged twice.
-    logger.error("settlement failed", { requestId: context.requestId, error: error instanceof Error ? error.message : String(error) });
+    // The charge is lost (the store refused it twice, alone and in its batch) and the hold ends:
+    // the user is never charged twice or left with a reservation that no request will end.
+    logger.error("settlement failed", { requestId: context.requestId, quota, error: error instanceof Error ? error.message : String(error) });
     return;
   }
   if (modelRateLimitEnabled()) await recordModelRequestSuccess(caller.userId).catch(() => undefined);

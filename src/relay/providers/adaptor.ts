@@ -3,9 +3,20 @@
 // upstream request, and the upstream's answer (whole, streamed, or an error) back into what the
 // client asked for, reporting usage on the way. The pipeline never asks which kind it holds.
 //
-// Inbound calls arrive in the OpenAI wire format today (`format: "openai"`); native inbound
-// formats (Claude /v1/messages, Gemini /v1beta) add members to InboundFormat and adaptors say
-// which formats they carry natively, so a Claude call to a Claude channel needs no conversion.
+// What a kind may need beyond one JSON request over HTTP is declared, never branched on:
+//   - `credential`: a token obtained by an exchange first (Vertex OAuth, Baidu access token),
+//     cached by the relay until it expires and handed to buildRequest in `target.credential`;
+//   - buildRequest may be asynchronous (request signing with WebCrypto, JWTs);
+//   - `streamDecoder`: stream framings other than server-sent events (AWS event stream, NDJSON);
+//   - `send`: a transport other than one fetch (a WebSocket, submit-then-poll);
+//   - `nativeFormats`: inbound formats (Claude /v1/messages, Gemini /v1beta, OpenAI /v1/responses)
+//     the kind speaks itself, so such a call goes through with only the model mapped; calls in
+//     any other format reach the adaptor converted to the OpenAI format;
+//   - `defaultMaxTokens`: a kind whose vendor requires an output limit (Claude's max_tokens)
+//     names the one it sends when the client sets none, so the relay's hold covers it; the call
+//     then carries `completionAllowance`, which the kind never exceeds.
+// buildRequest refuses a call it cannot convert by throwing an AppError (conversion-refusal.ts):
+// the attempt fails with that message and status, before anything is sent.
 
 /** The relay endpoints (the OpenAI paths a client calls). */
 export type EndpointKind =
@@ -20,7 +31,8 @@ export type EndpointKind =
   | "transcription"
   | "translation";
 
-export type InboundFormat = "openai";
+/** The wire format a client called in: OpenAI's chat/completions family, or a vendor's own. */
+export type InboundFormat = "openai" | "claude" | "gemini" | "responses";
 
 /** Bytes as fetch and Response take them. */
 export type Bytes = Uint8Array<ArrayBuffer>;
@@ -42,6 +54,8 @@ export type UpstreamTarget = {
   other: string;
   organization: string;
   setting: ChannelSetting;
+  /** The exchanged credential (adaptor.credential), filled in by the relay before buildRequest. */
+  credential?: string;
 };
 
 /** One client call after parsing: what every adaptor converts from. */
@@ -62,8 +76,22 @@ export type RelayCall = {
   /** The body exactly as the client sent it (forwarded untouched when nothing changes). */
   rawBody: Bytes;
   contentType: string;
-  /** Prompt tokens counted locally: the fallback when the upstream reports no usage. */
-  promptTokens: number;
+  /**
+   * Prompt tokens counted locally: the fallback when the upstream reports no usage. A function,
+   * because counting costs and most answers carry the upstream's own usage.
+   */
+  countPromptTokens(): number;
+  /**
+   * Completion tokens the relay's hold covers (the client's max_tokens, else the allowance it
+   * reserved). A kind that must send a limit of its own never sends more. Absent outside the
+   * relay (channel tests): no hold to respect.
+   */
+  completionAllowance?: number;
+  /**
+   * Vendor headers of a call in a native format, forwarded by the kinds that speak it (Claude:
+   * anthropic-version, anthropic-beta). Filled by the inbound route; names in lower case.
+   */
+  vendorHeaders?: Readonly<Record<string, string>>;
 };
 
 export type UpstreamRequest = {
@@ -80,8 +108,10 @@ export type Usage = {
   total_tokens: number;
   /** Reasoning tokens inside completion_tokens, when the upstream says. */
   reasoning_tokens?: number;
-  /** Prompt tokens served from the provider's cache, when the upstream says. */
+  /** Prompt tokens read from the provider's cache (inside prompt_tokens), when the upstream says. */
   cached_tokens?: number;
+  /** Prompt tokens written to the provider's cache (inside prompt_tokens; Claude reports them). */
+  cache_creation_tokens?: number;
 };
 
 /** An upstream answer that was not a success, reduced to what the client and the rules need. */
@@ -90,6 +120,12 @@ export type UpstreamErrorDetails = {
   type: string;
   code: string | number | null;
   param: string | null;
+  /**
+   * For an error a vendor carries inside a successful answer (a 200 body, a stream's first event):
+   * the HTTP status it stands for (a rate limit as 429, a bad request as 400), so the retry and
+   * auto-disable rules judge it like the vendors that use statuses. Absent: 502.
+   */
+  status?: number;
 };
 
 /** A successful non-streamed answer converted for the client. */
@@ -128,7 +164,57 @@ export interface StreamConverter {
   usage(): Usage | null;
   /** What was generated so far, for local counting when the upstream reports no usage. */
   output(): GeneratedOutput;
+  /**
+   * The answer broke off after it began (upstream cut or stalled): the texts that end the
+   * client's stream with this error. Absent: the inbound format's own error event is sent.
+   */
+  abort?(error: StreamBreak): string[];
 }
+
+/** Why a stream that had begun was cut short, as the client is told. */
+export type StreamBreak = UpstreamErrorDetails & { status: number };
+
+/**
+ * Turns the bytes of a streamed answer into events. Server-sent events are the default; a kind
+ * with another framing (AWS event stream, newline-delimited JSON) supplies its own, whose events
+ * carry the decoded payload in `data` (and its type in `event`) for the kind's stream converter.
+ */
+export interface FrameDecoder {
+  push(bytes: Uint8Array): SseEvent[];
+  /** The stream ended: whatever complete event is still buffered. */
+  flush(): SseEvent[];
+  /** True while part of an event is waiting for the rest of it. */
+  pending(): boolean;
+  /**
+   * Text framings only: the text the last push decoded. When the converter returns it unchanged,
+   * the relay forwards the received bytes as they are instead of encoding them again.
+   */
+  lastText?(): string;
+}
+
+/** A credential obtained by an exchange with the provider, cached until it expires. */
+export interface CredentialExchange {
+  /** What identifies the credential (a hash is taken of it; typically the channel key). */
+  cacheKey(target: UpstreamTarget): string;
+  /** The exchange request (may sign a JWT assertion, hence possibly asynchronous). */
+  request(target: UpstreamTarget, nowSeconds: number): UpstreamRequest | Promise<UpstreamRequest>;
+  /** The credential and when it expires (unix seconds) from a successful answer; throws if unreadable. */
+  parse(body: string, nowSeconds: number): { value: string; expiresAt: number };
+  /**
+   * Whether a failed call says the exchanged credential is no longer valid although its key may
+   * be (Baidu's error 110/111 inside a 200 answer). The relay then forgets it, as after any 401,
+   * and the next call exchanges again.
+   */
+  rejected?(details: UpstreamErrorDetails): boolean;
+}
+
+/** What a custom transport gets besides the request. */
+export type SendOptions = {
+  /** Aborts the exchange (timeouts, the client leaving). */
+  signal: AbortSignal | undefined;
+  /** The channel's proxy setting. */
+  proxy?: string;
+};
 
 /** Counts completion tokens locally (given to stream converters that must synthesise usage). */
 export type CompletionCounter = (output: GeneratedOutput) => number;
@@ -142,23 +228,48 @@ export interface ProviderAdaptor {
   readonly defaultBaseUrl: string;
   /** Models the kind is known to serve (channel forms, /api/models, owned_by). */
   readonly defaultModels: readonly string[];
+  /** Inbound formats the kind speaks itself (passed through with only the model mapped). */
+  readonly nativeFormats?: readonly InboundFormat[];
+  /** A credential to obtain before calling (see CredentialExchange). */
+  readonly credential?: CredentialExchange;
+  /**
+   * The output limit the kind sends when the client sets none, for vendors that require one
+   * (Claude's max_tokens). The relay's hold covers it; absent: the PreConsumedQuota allowance.
+   */
+  defaultMaxTokens?(upstreamModel: string): number;
 
-  /** URL, headers and body of the upstream request for one call. */
-  buildRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest;
+  /**
+   * URL, headers and body of the upstream request for one call. An AppError thrown here (an
+   * endpoint the kind does not serve, a request it cannot convert) fails the attempt with its
+   * message and status, without reaching the upstream.
+   */
+  buildRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest | Promise<UpstreamRequest>;
+  /**
+   * The decoder of a successful answer that is a stream, by its content type; null when the answer
+   * is a whole body. Absent: server-sent events when the content type is text/event-stream.
+   */
+  streamDecoder?(contentType: string, call: RelayCall): FrameDecoder | null;
+  /**
+   * A transport other than fetch (a WebSocket, submit-then-poll). It answers like fetch would:
+   * a Response whose status, content type and body the rest of the relay reads as usual.
+   */
+  send?(request: UpstreamRequest, options: SendOptions): Promise<Response>;
   /** A successful non-streamed answer, as the client expects it. */
   convertResponse(call: RelayCall, body: Bytes, contentType: string): ConvertedResponse;
   /** A converter for a successful streamed answer. */
-  createStreamConverter(call: RelayCall, countCompletion: CompletionCounter, promptTokens: number): StreamConverter;
+  createStreamConverter(call: RelayCall, countCompletion: CompletionCounter): StreamConverter;
   /** A failed answer's body, reduced to message/type/code/param. */
   parseError(status: number, body: string): UpstreamErrorDetails;
   /** The error a stream reports in place of an answer (checked on its first event), if any. */
-  streamError(event: SseEvent): UpstreamErrorDetails | undefined;
+  streamError(event: SseEvent, call: RelayCall): UpstreamErrorDetails | undefined;
 
   /** The request listing the upstream's models (channel "fetch models"), or null. */
-  buildModelsRequest(target: UpstreamTarget): UpstreamRequest | null;
+  buildModelsRequest(target: UpstreamTarget): UpstreamRequest | Promise<UpstreamRequest> | null;
   parseModels(body: string): string[];
+  /** A paged model list: the request for the page after this answer, or null after the last. */
+  nextModelsRequest?(target: UpstreamTarget, body: string): UpstreamRequest | Promise<UpstreamRequest> | null;
   /** The requests telling the channel's balance (absent when the kind reports none). */
-  buildBalanceRequests?(target: UpstreamTarget, nowSeconds: number): UpstreamRequest[];
+  buildBalanceRequests?(target: UpstreamTarget, nowSeconds: number): UpstreamRequest[] | Promise<UpstreamRequest[]>;
   /** The balance in the provider's currency, from the answers of buildBalanceRequests. */
   parseBalance?(bodies: string[]): number;
 }

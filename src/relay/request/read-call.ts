@@ -2,12 +2,21 @@
 // parsed JSON or multipart form, and what the pipeline needs from it (model, stream, usage
 // request, completion allowance). Malformed requests are refused here with new-api's checks.
 import { AppError } from "../../errors/app-error.ts";
+import { readBodyWithin } from "../../http/read-body.ts";
 import type { EndpointSpec } from "../endpoints.ts";
+import { codecFor } from "../inbound/codecs.ts";
+import type { ChatConversion } from "../inbound/inbound-codec.ts";
 import type { Bytes, RelayCall } from "../providers/adaptor.ts";
+import { jsonDepthWithin, maxJsonDepth } from "./json-depth.ts";
 
-export type ParsedCall = Omit<RelayCall, "upstreamModel" | "promptTokens"> & {
-  /** max_tokens / max_completion_tokens when the client set one. */
+export type ParsedCall = Omit<RelayCall, "upstreamModel" | "countPromptTokens"> & {
+  /** max_tokens / max_completion_tokens (or the format's kin) when the client set one. */
   maxTokens: number | undefined;
+  /**
+   * A call in a vendor's format (Claude, Gemini, Responses) as an OpenAI chat request: what the
+   * prompt is counted and checked on, and what channels that do not speak the format receive.
+   */
+  asChat?: ChatConversion;
 };
 
 const invalidRequest = (key: string, params?: Record<string, string | number>) =>
@@ -37,9 +46,12 @@ function checkRequired(spec: EndpointSpec, json: Record<string, unknown>): void 
     case "moderations":
       if (json.input === undefined || json.input === null) throw missing("input");
       break;
-    case "rerank":
-      if (typeof json.query !== "string" || !Array.isArray(json.documents)) throw missing("query, documents");
+    case "rerank": {
+      const absent = [typeof json.query === "string" && json.query !== "" ? "" : "query", Array.isArray(json.documents) ? "" : "documents"].filter(Boolean);
+      if (absent.length > 0) throw missing(absent.join(", "));
+      if ((json.documents as unknown[]).length === 0) throw invalidRequest("documents 不能为空");
       break;
+    }
     case "image-generation":
       if (typeof json.prompt !== "string" || json.prompt === "") throw missing("prompt");
       break;
@@ -49,7 +61,30 @@ function checkRequired(spec: EndpointSpec, json: Record<string, unknown>): void 
   }
 }
 
-async function readJsonCall(spec: EndpointSpec, rawBody: Bytes, contentType: string, pathModel?: string): Promise<ParsedCall> {
+/** A call in a vendor's own format: the format's reader, and its chat version made once. */
+function readNativeCall(spec: EndpointSpec, headers: Headers, body: Record<string, unknown>, rawBody: Bytes, contentType: string, pathModel?: string): ParsedCall {
+  const format = spec.format!;
+  const codec = codecFor(format);
+  const read = codec.read(body, pathModel);
+  const stream = spec.streamable && (spec.alwaysStreams === true || read.stream);
+  return {
+    endpoint: spec.kind,
+    format,
+    model: read.model,
+    stream,
+    clientWantsUsage: false,
+    json: body,
+    form: null,
+    rawBody,
+    contentType,
+    maxTokens: read.maxTokens,
+    asChat: codec.toChat(body, read.model, stream),
+    vendorHeaders: codec.vendorHeaders?.(headers),
+  };
+}
+
+async function readJsonCall(spec: EndpointSpec, headers: Headers, rawBody: Bytes, contentType: string, pathModel?: string): Promise<ParsedCall> {
+  if (!jsonDepthWithin(rawBody)) throw invalidRequest("请求体嵌套超过 {{depth}} 层", { depth: maxJsonDepth });
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(rawBody));
@@ -58,6 +93,7 @@ async function readJsonCall(spec: EndpointSpec, rawBody: Bytes, contentType: str
   }
   if (!json || typeof json !== "object" || Array.isArray(json)) throw invalidRequest("请求体不是合法的 JSON");
   const body = json as Record<string, unknown>;
+  if (spec.format && spec.format !== "openai") return readNativeCall(spec, headers, body, rawBody, contentType, pathModel);
   const model = typeof body.model === "string" && body.model.trim() !== "" ? body.model.trim() : (pathModel ?? spec.defaultModel);
   if (!model) throw invalidRequest("缺少必填字段 {{field}}", { field: "model" });
   checkRequired(spec, body);
@@ -92,12 +128,13 @@ async function readMultipartCall(spec: EndpointSpec, rawBody: Bytes, contentType
   return { endpoint: spec.kind, format: "openai", model, stream: false, clientWantsUsage: false, json: null, form, rawBody, contentType, maxTokens: undefined };
 }
 
-export async function readCall(request: Request, spec: EndpointSpec, pathModel?: string): Promise<ParsedCall> {
+/** Reads and checks the body, refusing it (413) as soon as more than `limitBytes` arrived. */
+export async function readCall(request: Request, spec: EndpointSpec, limitBytes: number, pathModel?: string): Promise<ParsedCall> {
   const contentType = request.headers.get("content-type") ?? "";
-  const rawBody = new Uint8Array(await request.arrayBuffer());
+  const rawBody = await readBodyWithin(request, limitBytes);
   if (spec.body === "multipart") {
     if (!contentType.startsWith("multipart/form-data")) throw invalidRequest("请求体必须是 multipart/form-data");
     return readMultipartCall(spec, rawBody, contentType);
   }
-  return readJsonCall(spec, rawBody, contentType || "application/json", pathModel);
+  return readJsonCall(spec, request.headers, rawBody, contentType || "application/json", pathModel);
 }

@@ -1,21 +1,20 @@
-// One plain upstream call read to the end: for channel tests, model lists and balances (not the
-// relay's hot path, which streams). Network failures come back as a sanitised reason, never as
-// an exception carrying the upstream address.
-import type { Bytes, UpstreamRequest, UpstreamTarget } from "../providers/adaptor.ts";
+// One plain upstream call read to the end: for channel management (model lists, balances) and
+// credential exchanges, not the relay's hot path, which streams. Network failures come back as a
+// sanitised reason, never as an exception carrying the upstream address.
+import type { Bytes, ProviderAdaptor, UpstreamRequest, UpstreamTarget } from "../providers/adaptor.ts";
+import { sendUpstream } from "./send-upstream.ts";
 import { describeNetworkFailure } from "./upstream-failure.ts";
 
 export type PlainAnswer = { status: number; text: string; contentType: string; bytes: Bytes; failure?: string };
 
-export async function sendOnce(request: UpstreamRequest, target: UpstreamTarget, timeoutMs: number): Promise<PlainAnswer> {
+export async function sendOnce(
+  request: UpstreamRequest,
+  target: UpstreamTarget,
+  timeoutMs: number,
+  transport?: Pick<ProviderAdaptor, "send">,
+): Promise<PlainAnswer> {
   try {
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-      ...(target.setting.proxy ? { proxy: target.setting.proxy } : {}),
-    } as RequestInit);
+    const response = await sendUpstream(transport, request, target, AbortSignal.timeout(timeoutMs));
     const bytes = new Uint8Array(await response.arrayBuffer());
     return {
       status: response.status,

@@ -29,3 +29,13 @@ describe("SSE parser", () => {
     expect(parser.flush()).toEqual([]);
   });
 });
+
+describe("SSE parser cost", () => {
+  test("an event arriving in thousands of small reads is searched once (the test would time out otherwise)", () => {
+    const parser = createSseParser();
+    const piece = "x".repeat(1000);
+    for (let i = 0; i < 20_000; i++) expect(parser.push(i === 0 ? `data: ${piece}` : piece).length).toBe(0);
+    const [event] = parser.push("\n\n");
+    expect(event!.data.length).toBe(20_000 * 1000);
+  });
+});

@@ -35,17 +35,30 @@ export type SseParser = {
 };
 
 export function createSseParser(): SseParser {
-  let buffer = "";
+  // The start of an event still arriving, kept in pieces and joined once its end comes: an event
+  // sent in many small reads costs its length, not its length squared (searching one growing
+  // buffer on every read did). `tail` is where an event end split across reads may begin.
+  let pieces: string[] = [];
+  let tail = "";
+  let sawCr = false;
   return {
     push(text) {
-      buffer = buffer ? buffer + text : text;
+      // Most upstreams end lines with \n alone: look for \r\n\r\n only once a \r came.
+      sawCr ||= text.includes("\r");
+      if (pieces.length > 0) {
+        const probe = tail + text;
+        if (!probe.includes("\n\n") && !(sawCr && probe.includes("\r\n\r\n"))) {
+          pieces.push(text);
+          tail = probe.slice(-3);
+          return [];
+        }
+      }
+      const buffer = pieces.length > 0 ? pieces.join("") + text : text;
       const events: SseEvent[] = [];
       let start = 0;
-      // Most upstreams end lines with \n alone: look for \r\n\r\n only when a \r came.
-      const mayUseCrlf = buffer.includes("\r");
       for (;;) {
         const lf = buffer.indexOf("\n\n", start);
-        const crlf = mayUseCrlf ? buffer.indexOf("\r\n\r\n", start) : -1;
+        const crlf = sawCr ? buffer.indexOf("\r\n\r\n", start) : -1;
         let end: number;
         let length: number;
         if (crlf >= 0 && (lf < 0 || crlf < lf)) {
@@ -59,14 +72,17 @@ export function createSseParser(): SseParser {
         start = end + length;
         if (raw.trim() !== "") events.push(parseEvent(raw));
       }
-      buffer = start === 0 ? buffer : buffer.slice(start);
+      const rest = start === 0 ? buffer : buffer.slice(start);
+      pieces = rest === "" ? [] : [rest];
+      tail = rest.slice(-3);
       return events;
     },
     flush() {
-      const rest = buffer;
-      buffer = "";
-      return rest.trim() === "" ? [] : [parseEvent(`${rest.replace(/\s+$/, "")}\n\n`)];
+      const rest = pieces.join("");
+      pieces = [];
+      tail = "";
+      return rest.trim() === "" ? [] : [parseEvent(`${rest.trimEnd()}\n\n`)];
     },
-    pending: () => buffer !== "",
+    pending: () => pieces.length > 0,
   };
 }

@@ -18,6 +18,11 @@ describe("scrubMessage", () => {
     expect(scrubMessage("bad key sk-live-channel-key-123456!", target)).not.toContain("channel-key-123456");
   });
 
+  test("each long part of a composite key is removed too", () => {
+    const aws = { key: "AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI/K7MDENG|us-east-1", baseUrl: "" };
+    expect(scrubMessage("Credential=AKIAIOSFODNN7EXAMPLE/20250101/us-east-1/bedrock", aws)).toBe("Credential=***/20250101/us-east-1/bedrock");
+  });
+
   test("links to public documentation stay", () => {
     const message = "See https://platform.openai.com/account/api-keys.";
     expect(scrubMessage(message, target)).toBe(message);

@@ -15,7 +15,17 @@ export type UpstreamFailure = {
   details: UpstreamErrorDetails;
   /** True when the message is one of ours (an i18n key) rather than the upstream's words. */
   localMessage: boolean;
+  /** The upstream's Retry-After, in seconds, when it sent one. */
+  retryAfterSeconds?: number;
 };
+
+/** Retry-After in seconds from its two forms (seconds, or an HTTP date), kept within an hour. */
+export function retryAfterSeconds(header: string | null, nowMs = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const seconds = /^\d+$/.test(header.trim()) ? Number(header.trim()) : (Date.parse(header) - nowMs) / 1000;
+  if (!Number.isFinite(seconds)) return undefined;
+  return Math.min(3600, Math.max(1, Math.ceil(seconds)));
+}
 
 export const networkFailureMessage = "请求上游地址失败";
 export const timeoutFailureMessage = "上游响应超时";
@@ -47,8 +57,14 @@ const urlPattern = /\bhttps?:\/\/[^\s"'<>)]+/gi;
 
 /** Removes keys, the channel's address and IP addresses from an upstream message. */
 export function scrubMessage(message: string, target: Pick<UpstreamTarget, "key" | "baseUrl">): string {
-  let result = message;
+  // Only the first 2000 characters are kept: scrubbing megabytes an upstream sent would be work
+  // for nothing (the margin keeps a secret that straddles the cut from surviving in part).
+  let result = message.length > 4000 ? message.slice(0, 4000) : message;
   if (target.key && target.key.length >= 4) result = result.split(target.key).join("***");
+  // Composite keys (AWS's "AccessKeyId|Secret|Region") can be echoed one part at a time.
+  if (target.key.includes("|")) {
+    for (const part of target.key.split("|")) if (part.length >= 12) result = result.split(part).join("***");
+  }
   result = result.replace(secretPattern, "$1-***").replace(bearerPattern, "Bearer ***");
   result = result.replace(urlPattern, (url) => (isPublicDocumentationUrl(url) ? url : "[upstream]"));
   result = result.replace(ipv4Pattern, "[address]");
@@ -67,6 +83,7 @@ export function statusFailure(
   details: UpstreamErrorDetails,
   target: Pick<UpstreamTarget, "key" | "baseUrl">,
   kind: FailureKind = "status",
+  retryAfter?: number,
 ): UpstreamFailure {
   return {
     kind,
@@ -74,5 +91,6 @@ export function statusFailure(
     upstreamStatus,
     details: { ...details, message: scrubMessage(details.message, target) },
     localMessage: false,
+    ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
   };
 }

@@ -105,7 +105,8 @@ async function createSocialUser(identity: SocialIdentity, affCode: string): Prom
     try {
       return await createAccount({
         username,
-        password: randomAlphanumeric(32),
+        // No password: the account's owner sets a first one from the personal tab if they want.
+        password: null,
         displayName: (identity.displayName || rules.fallbackName).slice(0, 20),
         email,
         affCode: affCode || undefined,

@@ -24,6 +24,9 @@ export type ConsumeFacts = {
   quota: number;
   promptTokens: number;
   completionTokens: number;
+  /** Of the prompt tokens, those read from / written to the provider's cache (priced by cache ratios). */
+  cachedTokens?: number;
+  cacheCreationTokens?: number;
   useTimeSeconds: number;
   isStream: boolean;
   /** Milliseconds from request start to the first byte sent to the client. */
@@ -31,6 +34,10 @@ export type ConsumeFacts = {
   /** Channel ids tried, in order (retries included). */
   channelChain: number[];
   reasoningEffort?: string;
+  /** The wire format the client called in (openai, claude, gemini, responses). */
+  inboundFormat?: string;
+  /** The call reached its channel converted to the OpenAI chat format. */
+  converted?: boolean;
   /** Extra words for the content (image size and quality, a note about missing usage). */
   note?: string;
   extra?: Record<string, unknown>;
@@ -52,6 +59,20 @@ export function consumeLogValues(facts: ConsumeFacts): ConsumeLogValues {
     other.upstream_model_name = facts.upstreamModel;
   }
   if (facts.reasoningEffort) other.reasoning_effort = facts.reasoningEffort;
+  // Calls in OpenAI's own format say nothing: only the vendors' formats are named.
+  if (facts.inboundFormat && facts.inboundFormat !== "openai") {
+    other.inbound_format = facts.inboundFormat;
+    other.inbound_converted = facts.converted === true;
+  }
+  // new-api's names for the cache part of the price, shown only when the provider cached.
+  if (facts.price.kind === "ratio" && facts.cachedTokens) {
+    other.cache_tokens = facts.cachedTokens;
+    other.cache_ratio = facts.price.cacheRatio ?? 1;
+  }
+  if (facts.price.kind === "ratio" && facts.cacheCreationTokens) {
+    other.cache_creation_tokens = facts.cacheCreationTokens;
+    other.cache_creation_ratio = facts.price.cacheCreationRatio ?? 1;
+  }
   return {
     user_id: facts.userId,
     username: facts.username,

@@ -1,56 +1,26 @@
-// The statements of the three money moves (quota-holds.ts), built once: they run for every relay
-// request. Conditional debits ("... where quota >= amount returning") are how a balance can never
-// be overdrawn by concurrent requests, on one instance or many.
-import { and, eq, gte, sql } from "drizzle-orm";
+// The statements of the ledger (quota-holds.ts), built once: they run for every relay request.
+// Reading a balance for a reservation, and the settlement: the cost leaves the user's balance and
+// joins the used quotas of user, token and channel, with the consumption log.
+import { eq, sql } from "drizzle-orm";
 import { t } from "../../store/client.ts";
 import { reusableStatement } from "../../store/reusable-statement.ts";
 
 const p = sql.placeholder;
 
-export const debitUser = reusableStatement<{ quota: number }[], { amount: number; userId: number }>((tx) =>
-  tx
-    .update(t.users)
-    .set({ quota: sql`${t.users.quota} - ${p("amount")}` })
-    .where(and(eq(t.users.id, p("userId")), gte(t.users.quota, p("amount"))))
-    .returning({ quota: t.users.quota }),
+/** A user's balance and its version (used quota: every charge raises it). */
+export const userBalance = reusableStatement<{ quota: number; used: number }[], { userId: number }>((tx) =>
+  tx.select({ quota: t.users.quota, used: t.users.used_quota }).from(t.users).where(eq(t.users.id, p("userId"))),
 );
 
-export const creditUser = reusableStatement<unknown, { amount: number; userId: number }>((tx) =>
-  tx.update(t.users).set({ quota: sql`${t.users.quota} + ${p("amount")}` }).where(eq(t.users.id, p("userId"))),
+export const tokenBalance = reusableStatement<{ remain: number; used: number }[], { tokenId: number }>((tx) =>
+  tx.select({ remain: t.tokens.remain_quota, used: t.tokens.used_quota }).from(t.tokens).where(eq(t.tokens.id, p("tokenId"))),
 );
 
-export const debitToken = reusableStatement<{ remain: number }[], { amount: number; tokenId: number }>((tx) =>
-  tx
-    .update(t.tokens)
-    .set({ remain_quota: sql`${t.tokens.remain_quota} - ${p("amount")}` })
-    .where(and(eq(t.tokens.id, p("tokenId")), gte(t.tokens.remain_quota, p("amount"))))
-    .returning({ remain: t.tokens.remain_quota }),
-);
-
-export const creditToken = reusableStatement<unknown, { amount: number; tokenId: number }>((tx) =>
-  tx.update(t.tokens).set({ remain_quota: sql`${t.tokens.remain_quota} + ${p("amount")}` }).where(eq(t.tokens.id, p("tokenId"))),
-);
-
-export const insertHold = reusableStatement<unknown, { requestId: string; userId: number; tokenId: number; amount: number; tokenDebited: boolean; createdAt: number }>((tx) =>
-  tx.insert(t.quota_holds).values({
-    request_id: p("requestId"),
-    user_id: p("userId"),
-    token_id: p("tokenId"),
-    amount: p("amount"),
-    token_debited: p("tokenDebited"),
-    created_at: p("createdAt"),
-  }),
-);
-
-export const takeHold = reusableStatement<{ user_id: number; token_id: number; amount: number; token_debited: boolean }[], { requestId: string }>((tx) =>
-  tx
-    .delete(t.quota_holds)
-    .where(eq(t.quota_holds.request_id, p("requestId")))
-    .returning({ user_id: t.quota_holds.user_id, token_id: t.quota_holds.token_id, amount: t.quota_holds.amount, token_debited: t.quota_holds.token_debited }),
-);
-
-/** Replaces holds by costs: quota moves by (held - cost), used quota and request count go up. */
-export const chargeUser = reusableStatement<{ quota: number }[], { delta: number; quota: number; count: number; userId: number }>((tx) =>
+/**
+ * The settlement of a user's requests: quota moves by `delta` (what was reserved in the store, 0
+ * for reservations outside it, less the cost), used quota and request count go up.
+ */
+export const chargeUser = reusableStatement<{ quota: number; used: number }[], { delta: number; quota: number; count: number; userId: number }>((tx) =>
   tx
     .update(t.users)
     .set({
@@ -59,10 +29,10 @@ export const chargeUser = reusableStatement<{ quota: number }[], { delta: number
       request_count: sql`${t.users.request_count} + ${p("count")}`,
     })
     .where(eq(t.users.id, p("userId")))
-    .returning({ quota: t.users.quota }),
+    .returning({ quota: t.users.quota, used: t.users.used_quota }),
 );
 
-export const chargeLimitedToken = reusableStatement<{ remain: number }[], { delta: number; quota: number; now: number; tokenId: number }>((tx) =>
+export const chargeLimitedToken = reusableStatement<{ remain: number; used: number }[], { delta: number; quota: number; now: number; tokenId: number }>((tx) =>
   tx
     .update(t.tokens)
     .set({
@@ -71,7 +41,7 @@ export const chargeLimitedToken = reusableStatement<{ remain: number }[], { delt
       accessed_time: sql`${p("now")}`,
     })
     .where(eq(t.tokens.id, p("tokenId")))
-    .returning({ remain: t.tokens.remain_quota }),
+    .returning({ remain: t.tokens.remain_quota, used: t.tokens.used_quota }),
 );
 
 export const chargeUnlimitedToken = reusableStatement<unknown, { quota: number; now: number; tokenId: number }>((tx) =>

@@ -23,6 +23,14 @@ describe("model prices", () => {
     expect(completionRatioOf("something-else")).toBe(1);
   });
 
+  test("Claude models carry cache ratios (reads 0.1, writes 1.25); a -thinking name costs what the model costs", () => {
+    const sonnet = { kind: "ratio" as const, modelRatio: 1.5, completionRatio: 5, cacheRatio: 0.1, cacheCreationRatio: 1.25 };
+    expect(priceOfModel("claude-3-5-sonnet-20241022")).toEqual(sonnet);
+    expect(priceOfModel("claude-3-7-sonnet-20250219-thinking")).toEqual(sonnet);
+    expect(priceOfModel("claude-sonnet-4-20250514")).toEqual(sonnet);
+    expect(completionRatioOf("claude-opus-9-future")).toBe(5);
+  });
+
   test("a model with no price is refused, not served free", () => {
     expect(priceOfModel("no-such-model")).toBeUndefined();
     expect(() => requirePrice("no-such-model")).toThrow("模型 no-such-model 倍率或价格未配置，请联系管理员设置");

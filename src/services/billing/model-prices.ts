@@ -1,13 +1,21 @@
 // The price of a model and the ratio of a group, from the options (ModelPrice, ModelRatio,
-// CompletionRatio, GroupRatio) with the built-in tables as the fallback for what an option does
-// not list. A model with neither a fixed price nor a ratio has no price: the relay refuses it
+// CompletionRatio, CacheRatio, CreateCacheRatio, GroupRatio) with the built-in tables as the
+// fallback for what an option does not list. A model with neither a fixed price nor a ratio has no price: the relay refuses it
 // instead of serving it free (new-api bills unknown models at ratio 30, one-api#1338).
 import { AppError } from "../../errors/app-error.ts";
 import { optionJson } from "../options/options.ts";
-import { defaultCompletionRatios, defaultModelPrices, defaultModelRatios } from "../pricing/default-ratios.ts";
+import { defaultCacheRatios, defaultCompletionRatios, defaultCreateCacheRatios, defaultModelPrices, defaultModelRatios } from "../pricing/default-ratios.ts";
 
 export type ModelPrice =
-  | { kind: "ratio"; modelRatio: number; completionRatio: number }
+  | {
+      kind: "ratio";
+      modelRatio: number;
+      completionRatio: number;
+      /** Prompt tokens read from the provider's cache, relative to the prompt price (absent: 1). */
+      cacheRatio?: number;
+      /** Prompt tokens written to the provider's cache, relative to the prompt price (absent: 1). */
+      cacheCreationRatio?: number;
+    }
   /** Dollars per call (per image for image models). */
   | { kind: "fixed"; price: number };
 
@@ -28,6 +36,8 @@ function pricingNames(model: string): string[] {
   // "o3-mini-high" is o3-mini with a reasoning effort; it costs what o3-mini costs per token.
   const effort = /^(o[1-9].*)-(high|medium|low)$/.exec(model);
   if (effort) names.push(effort[1]!);
+  // "claude-3-7-sonnet-20250219-thinking" is the model with thinking on: same price per token.
+  if (model.startsWith("claude-") && model.endsWith("-thinking")) names.push(model.slice(0, -"-thinking".length));
   return names;
 }
 
@@ -43,6 +53,7 @@ const completionRatioRules: [RegExp, number][] = [
   [/^gpt-3\.5/, 4 / 3],
   [/^claude-3/, 5],
   [/^claude-(2|instant)/, 3],
+  [/^claude-/, 5],
   [/^gemini-/, 4],
   [/^mistral-/, 3],
   [/^deepseek-(chat|reasoner)/, 4],
@@ -58,6 +69,30 @@ export function completionRatioOf(model: string): number {
   return 1;
 }
 
+/** Cache ratios by family, for models the tables do not list (Anthropic's list prices). */
+const cacheRatioRules: [RegExp, { read: number; write: number }][] = [[/^claude-/, { read: 0.1, write: 1.25 }]];
+
+/** The ratio of cached prompt tokens (read, or written) to the prompt price; 1 when none is set. */
+function cacheRatioOf(model: string, option: "CacheRatio" | "CreateCacheRatio"): number {
+  const table = optionJson<Table>(option);
+  const defaults = option === "CacheRatio" ? defaultCacheRatios : defaultCreateCacheRatios;
+  for (const name of pricingNames(model)) {
+    const ratio = lookup(table, defaults, name);
+    if (ratio !== undefined) return ratio;
+  }
+  for (const [pattern, ratios] of cacheRatioRules) if (pattern.test(model)) return option === "CacheRatio" ? ratios.read : ratios.write;
+  return 1;
+}
+
+function ratioPrice(model: string, modelRatio: number): ModelPrice {
+  const price: ModelPrice = { kind: "ratio", modelRatio, completionRatio: completionRatioOf(model) };
+  const read = cacheRatioOf(model, "CacheRatio");
+  const write = cacheRatioOf(model, "CreateCacheRatio");
+  if (read !== 1) price.cacheRatio = read;
+  if (write !== 1) price.cacheCreationRatio = write;
+  return price;
+}
+
 /** The model's price, or undefined when none is configured. */
 export function priceOfModel(model: string): ModelPrice | undefined {
   const prices = optionJson<Table>("ModelPrice");
@@ -68,7 +103,7 @@ export function priceOfModel(model: string): ModelPrice | undefined {
   }
   for (const name of pricingNames(model)) {
     const modelRatio = lookup(ratios, defaultModelRatios, name);
-    if (modelRatio !== undefined) return { kind: "ratio", modelRatio, completionRatio: completionRatioOf(model) };
+    if (modelRatio !== undefined) return ratioPrice(model, modelRatio);
   }
   return undefined;
 }

@@ -31,6 +31,21 @@ describe("quota for usage (spec §9)", () => {
   });
 });
 
+describe("cached prompt tokens", () => {
+  test("reads and writes count at the cache ratios; the rest of the prompt at 1", () => {
+    const claude = { ...ratio(1.5, 5), cacheRatio: 0.1, cacheCreationRatio: 1.25 };
+    // (20 + 300 x 0.1 + 100 x 1.25 + 42 x 5) x 1.5 = (20 + 30 + 125 + 210) x 1.5 = 577.5
+    expect(quotaForUsage(claude, { promptTokens: 420, completionTokens: 42, cachedTokens: 300, cacheCreationTokens: 100 }, 500000)).toBe(578);
+    expect(quotaForUsage(claude, { promptTokens: 420, completionTokens: 42 }, 500000)).toBe(Math.round((420 + 210) * 1.5));
+  });
+
+  test("a model without cache ratios pays the full prompt price; nonsense counts cannot exceed the prompt", () => {
+    expect(quotaForUsage(ratio(1, 1), { promptTokens: 100, completionTokens: 0, cachedTokens: 60 }, 500000)).toBe(100);
+    const cheap = { ...ratio(1, 1), cacheRatio: 0.5 };
+    expect(quotaForUsage(cheap, { promptTokens: 100, completionTokens: 0, cachedTokens: 1e9 }, 500000)).toBe(50);
+  });
+});
+
 describe("the hold", () => {
   test("covers prompt + allowance at the completion ratio, rounded up", () => {
     expect(holdForRequest(ratio(0.075, 4), 24, 64, 500000)).toBe(Math.ceil((24 + 256) * 0.075));
@@ -43,6 +58,14 @@ describe("the hold", () => {
         const price = ratio(modelRatio, completionRatio, groupRatio);
         expect(holdForRequest(price, prompt, completion, 500000)).toBeGreaterThanOrEqual(quotaForUsage(price, { promptTokens: prompt, completionTokens: completion }, 500000));
       }
+    }
+  });
+
+  test("covers cache writes priced above plain prompt tokens", () => {
+    const claude = { ...ratio(1.5, 5), cacheRatio: 0.1, cacheCreationRatio: 1.25 };
+    for (const [prompt, written, read, completion] of [[1000, 1000, 0, 50], [400, 300, 100, 10], [7, 7, 0, 0]] as const) {
+      const cost = quotaForUsage(claude, { promptTokens: prompt, completionTokens: completion, cachedTokens: read, cacheCreationTokens: written }, 500000);
+      expect(holdForRequest(claude, prompt, completion, 500000)).toBeGreaterThanOrEqual(cost);
     }
   });
 

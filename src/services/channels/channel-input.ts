@@ -21,12 +21,24 @@ export const channelMessages = {
   unknownType: "未知的渠道类型",
   modelNameTooLong: "模型名称过长: {{name}}",
   status: "无效的渠道状态",
+  tooLong: "{{field}} 过长，最多 {{max}} 个字符",
 } as const;
+
+/**
+ * The store's column limits (channels table), checked here so an over-long value gets a clear
+ * message on every dialect (PostgreSQL would refuse it with a server error, SQLite would keep it).
+ */
+const columnLimits = { name: 255, test_model: 255, openai_organization: 128, group: 255, status_code_mapping: 1024, tag: 64 } as const;
+
+export function withinLimit<T extends string | null>(field: keyof typeof columnLimits, value: T): T {
+  if (value !== null && value.length > columnLimits[field]) throw invalid(channelMessages.tooLong, { field, max: columnLimits[field] });
+  return value;
+}
 
 /** A list that arrives as a comma string (the wire) or an array (forms). */
 const listOrCsv = z.union([z.string(), z.array(z.string())]);
 
-const channelFields = z.object({
+export const channelFields = z.object({
   id: z.coerce.number().int().optional(),
   name: z.string().optional(),
   type: integerField(channelMessages.unknownType).optional(),
@@ -167,22 +179,22 @@ export function channelForCreate(raw: RawChannel): ChannelFields {
   if (!name || !(raw.key ?? "").trim()) throw invalid(channelMessages.nameAndKey);
   const type = checkType(raw.type ?? ChannelType.openAI);
   return {
-    name,
+    name: withinLimit("name", name),
     type,
-    openai_organization: raw.openai_organization?.trim() || null,
-    test_model: raw.test_model?.trim() || null,
+    openai_organization: withinLimit("openai_organization", raw.openai_organization?.trim() || null),
+    test_model: withinLimit("test_model", raw.test_model?.trim() || null),
     base_url: normalizeBaseUrl(raw.base_url ?? "", type),
     other: normalizeOther(type, raw.other ?? ""),
     models: normalizeModels(raw.models),
-    group: normalizeGroups(raw.groups ?? raw.group),
+    group: withinLimit("group", normalizeGroups(raw.groups ?? raw.group)),
     model_mapping: checkJsonObject(raw.model_mapping ?? "", channelMessages.modelMapping),
-    status_code_mapping: checkJsonObject(raw.status_code_mapping ?? "", channelMessages.statusCodeMapping),
+    status_code_mapping: withinLimit("status_code_mapping", checkJsonObject(raw.status_code_mapping ?? "", channelMessages.statusCodeMapping)),
     setting: checkJsonObject(raw.setting ?? "", channelMessages.setting),
     priority: raw.priority ?? 0,
     // A single channel's weight below 0 becomes 0 (spec §5).
     weight: Math.max(0, raw.weight ?? 0),
     auto_ban: raw.auto_ban === 0 ? 0 : 1,
-    tag: raw.tag?.trim() || null,
+    tag: withinLimit("tag", raw.tag?.trim() || null),
     status: checkStatus(raw.status ?? 1),
     max_input_tokens: Math.max(0, raw.max_input_tokens ?? 0),
   };
@@ -199,23 +211,23 @@ export function channelChanges(raw: RawChannel, current: ChannelFields): Partial
   if (raw.name !== undefined) {
     const name = raw.name.trim();
     if (!name) throw invalid(channelMessages.nameAndKey);
-    changes.name = name;
+    changes.name = withinLimit("name", name);
   }
-  if (raw.openai_organization !== undefined) changes.openai_organization = raw.openai_organization?.trim() || null;
-  if (raw.test_model !== undefined) changes.test_model = raw.test_model?.trim() || null;
+  if (raw.openai_organization !== undefined) changes.openai_organization = withinLimit("openai_organization", raw.openai_organization?.trim() || null);
+  if (raw.test_model !== undefined) changes.test_model = withinLimit("test_model", raw.test_model?.trim() || null);
   if (raw.base_url !== undefined || raw.type !== undefined) changes.base_url = normalizeBaseUrl(raw.base_url ?? current.base_url, type);
   if (raw.other !== undefined || raw.type !== undefined) changes.other = normalizeOther(type, raw.other ?? current.other);
   if (raw.models !== undefined && raw.models !== null) changes.models = normalizeModels(raw.models);
-  if ((raw.groups ?? raw.group) != null) changes.group = normalizeGroups(raw.groups ?? raw.group);
+  if ((raw.groups ?? raw.group) != null) changes.group = withinLimit("group", normalizeGroups(raw.groups ?? raw.group));
   if (raw.model_mapping != null) changes.model_mapping = checkJsonObject(raw.model_mapping, channelMessages.modelMapping);
   if (raw.status_code_mapping != null) {
-    changes.status_code_mapping = checkJsonObject(raw.status_code_mapping, channelMessages.statusCodeMapping);
+    changes.status_code_mapping = withinLimit("status_code_mapping", checkJsonObject(raw.status_code_mapping, channelMessages.statusCodeMapping));
   }
   if (raw.setting != null) changes.setting = checkJsonObject(raw.setting, channelMessages.setting);
   if (raw.priority != null) changes.priority = raw.priority;
   if (raw.weight != null) changes.weight = Math.max(0, raw.weight);
   if (raw.auto_ban != null) changes.auto_ban = raw.auto_ban === 0 ? 0 : 1;
-  if (raw.tag !== undefined) changes.tag = raw.tag?.trim() || null;
+  if (raw.tag !== undefined) changes.tag = withinLimit("tag", raw.tag?.trim() || null);
   if (raw.status != null) changes.status = checkStatus(raw.status);
   if (raw.max_input_tokens != null) changes.max_input_tokens = Math.max(0, raw.max_input_tokens);
   return changes;

@@ -6,14 +6,14 @@ import { t, transact } from "../../store/client.ts";
 import { run } from "../../store/transact.ts";
 import { announceChange } from "../change-notices.ts";
 import { replaceAbilities, type ChannelRow } from "./abilities.ts";
-import { channelMessages, splitList } from "./channel-input.ts";
+import { channelMessages, splitList, withinLimit } from "./channel-input.ts";
 
 const tagRequired = "标签不能为空！";
 
 function tagOf(value: unknown): string {
   const tag = typeof value === "string" ? value.trim() : "";
   if (!tag) throw invalid(tagRequired);
-  return tag;
+  return withinLimit("tag", tag);
 }
 
 /** Applies changes to the channels matching a condition and rebuilds their abilities. */
@@ -87,9 +87,9 @@ export async function editTag(body: TagEdit): Promise<number> {
   }
   if (!blank(body.groups)) {
     const groups = splitList(body.groups as string | string[]);
-    if (groups.length) changes.group = groups.join(",");
+    if (groups.length) changes.group = withinLimit("group", groups.join(","));
   }
-  if (typeof body.new_tag === "string" && body.new_tag.trim() !== tag) changes.tag = body.new_tag.trim() || null;
+  if (typeof body.new_tag === "string" && body.new_tag.trim() !== tag) changes.tag = withinLimit("tag", body.new_tag.trim() || null);
   if (Object.keys(changes).length === 0) throw invalid("没有任何修改！");
   return updateChannelsWhere(eq(t.channels.tag, tag), changes);
 }

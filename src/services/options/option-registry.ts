@@ -1,6 +1,6 @@
 // Every option key of the specification (§3 Option, §9), with its kind, default and rules.
 // The store keeps values as text; this registry is the one place that says what a key means.
-import { defaultCompletionRatios, defaultModelPrices, defaultModelRatios } from "../pricing/default-ratios.ts";
+import { defaultCacheRatios, defaultCompletionRatios, defaultCreateCacheRatios, defaultModelPrices, defaultModelRatios } from "../pricing/default-ratios.ts";
 
 export type OptionKind = "bool" | "int" | "float" | "string" | "text" | "json";
 
@@ -25,6 +25,10 @@ export type OptionDefinition = {
   minimum?: number;
   /** For string options: the only values allowed (spec §3: DataExportDefaultTime is hour, day or week). */
   choices?: readonly string[];
+  /** Rendered into href/src: an http(s) link only (link-rules.ts). */
+  webLink?: boolean;
+  /** The Chats list: every template must be a safe link (link-rules.ts). */
+  chatTemplates?: boolean;
 };
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -139,14 +143,14 @@ export const optionRegistry = {
   // Content
   Notice: text(),
   SystemName: string("Switchyard"),
-  Logo: string(),
+  Logo: string("", { webLink: true }),
   HomePageContent: text(),
   About: text(),
   Footer: text(),
   // General
-  TopUpLink: string(),
-  ChatLink: string(),
-  ChatLink2: string(),
+  TopUpLink: string("", { webLink: true }),
+  ChatLink: string("", { webLink: true }),
+  ChatLink2: string("", { webLink: true }),
   QuotaPerUnit: float(500000, { minimum: 1 }),
   RetryTimes: int(0, { minimum: 0 }),
   DisplayInCurrencyEnabled: bool(true),
@@ -186,9 +190,11 @@ export const optionRegistry = {
   ModelPrice: jsonOption(defaultModelPrices, "object-of-numbers"),
   ModelRatio: jsonOption(defaultModelRatios, "object-of-numbers"),
   CompletionRatio: jsonOption(defaultCompletionRatios, "object-of-numbers"),
+  CacheRatio: jsonOption(defaultCacheRatios, "object-of-numbers"),
+  CreateCacheRatio: jsonOption(defaultCreateCacheRatios, "object-of-numbers"),
   GroupRatio: jsonOption({ default: 1, vip: 1, svip: 1 }, "object-of-numbers"),
   UserUsableGroups: jsonOption({ default: "默认分组", vip: "vip分组" }, "object-of-strings"), // i18n-exempt: default data
-  Chats: jsonOption(defaultChats, "array"),
+  Chats: jsonOption(defaultChats, "array", "不是合法的 JSON 字符串", { chatTemplates: true }),
   // Rate limit
   ModelRequestRateLimitEnabled: bool(false),
   ModelRequestRateLimitCount: int(0, { minimum: 0 }),

@@ -1,9 +1,16 @@
 // Turns a submitted option value into the text the store keeps, or refuses it with the
 // specification's message. Pure: it sees the registry and the values around it, nothing else.
+import { z } from "zod";
 import { AppError, invalid } from "../../errors/app-error.ts";
+import { isSafeChatTemplate, isWebLink } from "./link-rules.ts";
 import { definitionOf, internalOptionKeys, isOptionKey, type OptionDefinition, type OptionKey } from "./option-registry.ts";
 
 export type OptionChange = { key: string; value: unknown };
+
+const optionChange = z.object({ key: z.string(), value: z.unknown() });
+
+/** PUT /api/option/: one {key, value}, or a list of them saved together. */
+export const optionChangesInput = z.union([optionChange, z.array(optionChange).min(1)]);
 
 function asText(value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -30,6 +37,16 @@ function checkJsonShape(definition: OptionDefinition, parsed: unknown, message: 
       }
       if (Object.values(parsed as object).some((v) => (v as number) < 0)) throw invalid("倍率和价格不能为负数");
       return;
+  }
+}
+
+/** Every {name: template} of the Chats list opens a page or an app, never script. */
+function checkChatTemplates(parsed: unknown): void {
+  for (const item of parsed as unknown[]) {
+    if (!item || typeof item !== "object") continue;
+    for (const [name, template] of Object.entries(item as Record<string, unknown>)) {
+      if (typeof template === "string" && !isSafeChatTemplate(template)) throw invalid("聊天链接 {{name}} 只能是 http(s) 链接或应用链接", { name });
+    }
   }
 }
 
@@ -69,6 +86,7 @@ export function normalizeOptionChange(change: OptionChange): { key: OptionKey; v
         throw invalid(message);
       }
       checkJsonShape(definition, parsed, message);
+      if (definition.chatTemplates) checkChatTemplates(parsed);
       break;
     }
     case "string":
@@ -76,6 +94,7 @@ export function normalizeOptionChange(change: OptionChange): { key: OptionKey; v
       if (definition.choices && !definition.choices.includes(value)) {
         throw invalid("配置项 {{key}} 只能是 {{choices}}", { key, choices: definition.choices.join(" / ") });
       }
+      if (definition.webLink && value !== "" && !isWebLink(value)) throw invalid("配置项 {{key}} 只能是 http:// 或 https:// 链接", { key });
       break;
     case "text":
       break;

@@ -1,9 +1,12 @@
 // Built-in prices for well-known models, the defaults of the ModelRatio, CompletionRatio and
 // ModelPrice options. Ratio 1 = $2 per million prompt tokens (500,000 quota per dollar), so a
 // model's ratio is its list price per million input tokens divided by 2. Operators override any
-// entry through the options; an option entry always wins over these tables.
+// entry through the options; an option entry always wins over these tables. The other catalogue
+// kinds' models are priced in vendor-ratios.ts.
+import { vendorCompletionRatios, vendorModelPrices, vendorModelRatios } from "./vendor-ratios.ts";
 
 export const defaultModelRatios: Record<string, number> = {
+  ...vendorModelRatios,
   "gpt-3.5-turbo": 0.25,
   "gpt-3.5-turbo-0125": 0.25,
   "gpt-3.5-turbo-1106": 0.5,
@@ -49,9 +52,17 @@ export const defaultModelRatios: Record<string, number> = {
   "claude-3-5-sonnet-20241022": 1.5,
   "claude-3-7-sonnet-20250219": 1.5,
   "claude-3-opus-20240229": 7.5,
+  "claude-sonnet-4-20250514": 1.5,
+  "claude-opus-4-20250514": 7.5,
+  "claude-opus-4-1-20250805": 7.5,
+  "claude-sonnet-4-5-20250929": 1.5,
+  "claude-haiku-4-5-20251001": 0.5,
+  "claude-opus-4-5-20251101": 2.5,
   "gemini-1.5-pro": 1.25,
   "gemini-1.5-flash": 0.0375,
   "gemini-2.0-flash": 0.05,
+  // Google AI pricing page (2026-11): gemini-embedding-001 is $0.15 per million input tokens.
+  "gemini-embedding-001": 0.075,
   "deepseek-chat": 0.135,
   "deepseek-reasoner": 0.275,
   "moonshot-v1-8k": 0.6,
@@ -74,6 +85,7 @@ export const defaultModelRatios: Record<string, number> = {
 
 /** Completion (output) price as a multiple of the prompt price. */
 export const defaultCompletionRatios: Record<string, number> = {
+  ...vendorCompletionRatios,
   "gpt-3.5-turbo": 3,
   "gpt-3.5-turbo-0125": 3,
   "gpt-3.5-turbo-1106": 2,
@@ -107,6 +119,12 @@ export const defaultCompletionRatios: Record<string, number> = {
   "claude-3-5-sonnet-20241022": 5,
   "claude-3-7-sonnet-20250219": 5,
   "claude-3-opus-20240229": 5,
+  "claude-sonnet-4-20250514": 5,
+  "claude-opus-4-20250514": 5,
+  "claude-opus-4-1-20250805": 5,
+  "claude-sonnet-4-5-20250929": 5,
+  "claude-haiku-4-5-20251001": 5,
+  "claude-opus-4-5-20251101": 5,
   "gemini-1.5-pro": 4,
   "gemini-1.5-flash": 4,
   "gemini-2.0-flash": 4,
@@ -119,8 +137,23 @@ export const defaultCompletionRatios: Record<string, number> = {
   "deepseek-ai/DeepSeek-V3": 2,
 };
 
+/**
+ * Prompt tokens read from the provider's cache, as a multiple of the prompt price (CacheRatio).
+ * Models not listed pay the full prompt price for them, unless a family rule in model-prices.ts
+ * names one (every Claude model: reads 0.1, writes 1.25, Anthropic's list prices).
+ */
+export const defaultCacheRatios: Record<string, number> = Object.fromEntries(
+  Object.keys(defaultModelRatios).filter((model) => model.startsWith("claude-")).map((model) => [model, 0.1]),
+);
+
+/** Prompt tokens written to the provider's cache (5-minute cache), as a multiple of the prompt price (CreateCacheRatio). */
+export const defaultCreateCacheRatios: Record<string, number> = Object.fromEntries(
+  Object.keys(defaultModelRatios).filter((model) => model.startsWith("claude-")).map((model) => [model, 1.25]),
+);
+
 /** Fixed price in dollars per call; wins over ratios for the models it lists. */
 export const defaultModelPrices: Record<string, number> = {
+  ...vendorModelPrices,
   "dall-e-3": 0.04,
   "gpt-4-gizmo-*": 0.1,
   "gpt-4o-gizmo-*": 0.1,

@@ -1,6 +1,7 @@
 // GET /api/status: what the console (and compatible clients) need to know about this site
 // before anyone signs in (spec §3 System status; field names as new-api sends them).
 import { compatibleVersion, productVersion } from "../../version.ts";
+import { webLinkOrEmpty } from "../options/link-rules.ts";
 import { optionBool, optionJson, optionNumber, optionText } from "../options/options.ts";
 import { onlineTopUpEnabled } from "../topup/topup-quote.ts";
 
@@ -12,14 +13,15 @@ export function systemStatus() {
     switchyard_version: productVersion,
     start_time: startedAt,
     system_name: optionText("SystemName"),
-    logo: optionText("Logo"),
+    // Links rendered into pages: only http(s), whatever an older version let the admin store.
+    logo: webLinkOrEmpty(optionText("Logo")),
     footer_html: optionText("Footer"),
     server_address: optionText("ServerAddress"),
     quota_per_unit: optionNumber("QuotaPerUnit"),
     display_in_currency: optionBool("DisplayInCurrencyEnabled"),
     price: optionNumber("Price"),
     min_topup: optionNumber("MinTopUp"),
-    top_up_link: optionText("TopUpLink"),
+    top_up_link: webLinkOrEmpty(optionText("TopUpLink")),
     enable_online_topup: onlineTopUpEnabled(),
     enable_batch_update: false,
     enable_drawing: optionBool("DrawingEnabled"),
@@ -29,8 +31,8 @@ export function systemStatus() {
     default_collapse_sidebar: optionBool("DefaultCollapseSidebar"),
     mj_notify_enabled: optionBool("MjNotifyEnabled"),
     chats: optionJson<unknown[]>("Chats"),
-    chat_link: optionText("ChatLink"),
-    chat_link2: optionText("ChatLink2"),
+    chat_link: webLinkOrEmpty(optionText("ChatLink")),
+    chat_link2: webLinkOrEmpty(optionText("ChatLink2")),
     demo_site_enabled: optionBool("DemoSiteEnabled"),
     email_verification: optionBool("EmailVerificationEnabled"),
     github_oauth: optionBool("GitHubOAuthEnabled"),

@@ -1,5 +1,6 @@
 // Chat links (spec §2 Token list, /chat, /chat2link): the admin's templates from the Chats
 // option (and the older single ChatLink option) with {key} and {address} filled in.
+import { isSafeChatTemplate, webLinkOrEmpty } from "../options/link-rules.ts";
 import { optionJson, optionText } from "../options/options.ts";
 
 export type ChatLink = { name: string; template: string };
@@ -11,7 +12,8 @@ export function chatLinks(): ChatLink[] {
   return chats.flatMap((item) => {
     if (!item || typeof item !== "object") return [];
     const [name, template] = Object.entries(item as Record<string, unknown>)[0] ?? [];
-    return typeof name === "string" && typeof template === "string" && template ? [{ name, template }] : [];
+    // A template that would run script is treated as malformed, even if stored before the rule.
+    return typeof name === "string" && typeof template === "string" && template && isSafeChatTemplate(template) ? [{ name, template }] : [];
   });
 }
 
@@ -35,7 +37,7 @@ export function fillChatLink(template: string, key: string, serverAddress: strin
  * else the first Chats template; undefined when the admin configured neither.
  */
 export function chatRedirectLink(key: string, serverAddress: string): string | undefined {
-  const chatLink = optionText("ChatLink").trim().replace(/\/+$/, "");
+  const chatLink = webLinkOrEmpty(optionText("ChatLink").trim()).replace(/\/+$/, "");
   if (chatLink) return `${chatLink}/#/?settings=${JSON.stringify({ key: `sk-${key}`, url: serverAddress })}`;
   const [first] = chatLinks();
   return first ? fillChatLink(first.template, key, serverAddress) : undefined;

@@ -22,7 +22,7 @@ export const maxBatchCount = 100;
 const booleanLike = z.union([z.boolean(), z.literal("true"), z.literal("false"), z.literal(1), z.literal(0)]).transform((value) => value === true || value === "true" || value === 1);
 const listOrCsv = z.union([z.string(), z.array(z.string())]);
 
-const tokenFields = z.object({
+export const tokenFields = z.object({
   id: z.coerce.number().int().optional(),
   name: z.string().nullish(),
   expired_time: integerField(tokenMessages.expiry).nullish(),

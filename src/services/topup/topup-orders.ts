@@ -18,7 +18,7 @@ export type TopUpRow = (typeof t.top_ups)["$inferSelect"];
 /** The console's method names (zfb, wx) and Epay's (alipay, wxpay). */
 const methods: Record<string, string> = { zfb: "alipay", alipay: "alipay", wx: "wxpay", wxpay: "wxpay" };
 
-const payInput = topUpAmountInput.extend({
+export const payInput = topUpAmountInput.extend({
   payment_method: z.string({ error: "不支持的支付方式" }),
 });
 

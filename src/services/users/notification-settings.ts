@@ -3,6 +3,7 @@
 // webhook_secret and notification_email. notify/notify-settings.ts reads them back (for the
 // alerts of notify/quota-alerts.ts and for the form).
 import { z } from "zod";
+import { checkOutboundUrl } from "../../http/outbound-url.ts";
 import { parseInput } from "../parse-input.ts";
 import type { UserRow } from "./user-view.ts";
 import { updateLiveUser } from "./user-writes.ts";
@@ -26,7 +27,7 @@ const text = (max: number, message: string) =>
     .transform((value) => (value ?? "").trim())
     .pipe(z.string().max(max, message));
 
-const settingInput = z
+export const settingInput = z
   .object({
     notify_type: z.enum(["email", "webhook"], { error: "无效的预警类型" }),
     quota_warning_threshold: z.coerce.number({ error: "预警阈值必须大于0" }).int("预警阈值必须大于0").positive("预警阈值必须大于0"),
@@ -53,6 +54,9 @@ const settingInput = z
 /** PUT /api/user/setting. */
 export async function updateNotificationSetting(user: UserRow, body: unknown): Promise<NotificationSetting> {
   const input = parseInput(settingInput, body);
+  // The same check as when an alert is sent (which checks again: DNS may answer differently
+  // later), so nobody stores an address inside the gateway's network in the first place.
+  if (input.webhook_url !== "") await checkOutboundUrl(input.webhook_url, { acceptUnresolved: true });
   const setting: NotificationSetting = {
     notify_type: input.notify_type,
     quota_warning_threshold: input.quota_warning_threshold,

@@ -31,7 +31,7 @@ export async function sendResetLink(rawEmail: unknown, origin: string, language:
   await mailResetLink(email, link, resetLinkSeconds / 60, language);
 }
 
-const resetInput = z.object({ email: requiredText("无效的参数"), token: requiredText("无效的参数") });
+export const resetInput = z.object({ email: requiredText("无效的参数"), token: requiredText("无效的参数") });
 
 /** Uses the link: returns the new password (shown once, and copied by the console). */
 export async function resetPassword(body: unknown): Promise<string> {

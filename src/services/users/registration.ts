@@ -48,7 +48,8 @@ export async function createRootIfEmpty(): Promise<boolean> {
 
 export type NewAccount = {
   username: string;
-  password: string;
+  /** Null for accounts created by a social sign-in: they set a password later, if ever. */
+  password: string | null;
   displayName?: string;
   email?: string;
   role?: number;
@@ -65,7 +66,7 @@ export async function createAccount(account: NewAccount): Promise<UserRow> {
   if (await usernameTaken(account.username)) throw invalid("用户名已存在，或已注销");
   if (account.email && (await emailTaken(account.email))) throw invalid("邮箱地址已被占用");
   const inviter = account.affCode ? await findUserByAffCode(account.affCode) : undefined;
-  const passwordHash = await hashPassword(account.password);
+  const passwordHash = account.password === null ? "" : await hashPassword(account.password);
   const quotaForNewUser = optionNumber("QuotaForNewUser");
   const quotaForInvitee = inviter ? optionNumber("QuotaForInvitee") : 0;
   const quotaForInviter = inviter ? optionNumber("QuotaForInviter") : 0;

@@ -1,20 +1,36 @@
-// What a signed-in user does to their own account: profile, password, system access token,
+// What a signed-in user does to their own account: profile, password (changed with the current
+// one, or set for the first time by accounts created by a social sign-in), system access token,
 // invite code (spec §2 Settings/Personal, §7 Personal).
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { nowSeconds } from "../../clock.ts";
 import { invalid } from "../../errors/app-error.ts";
 import { isUniqueViolation } from "../../store/dialect.ts";
 import { db, t } from "../../store/client.ts";
+import { announceChange } from "../change-notices.ts";
 import { parseInput } from "../parse-input.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { randomAlphanumeric, sha256Hex } from "./random-codes.ts";
 import { findLiveUserById } from "./user-queries.ts";
-import { passwordRule, updateSelfInput } from "./user-schemas.ts";
+import { firstPasswordInput, passwordRule, updateSelfInput } from "./user-schemas.ts";
 import type { UserRow } from "./user-view.ts";
+import { updateLiveUser } from "./user-writes.ts";
 
 /** new-api's console sends this sentinel to mean "password unchanged". */
 const unchangedPasswordSentinel = "$I_LOVE_U";
 
+/** How recent a sign-in must be to set a first password (a stolen old cookie cannot). */
+export const firstPasswordSignInSeconds = 10 * 60;
+
 export type SelfUpdateResult = { user: UserRow; passwordChanged: boolean };
+
+/** Accounts created by a social sign-in have no password until their owner sets one. */
+export const hasPassword = (user: Pick<UserRow, "password">) => user.password !== "";
+
+/**
+ * A new password ends every session of the account (this one gets a fresh cookie from the
+ * route) and its system access token, which works again only once regenerated.
+ */
+const passwordChange = (hash: string) => ({ password: hash, session_version: sql`${t.users.session_version} + 1`, access_token: null });
 
 export async function updateSelf(user: UserRow, body: unknown): Promise<SelfUpdateResult> {
   const input = parseInput(updateSelfInput, body);
@@ -24,23 +40,41 @@ export async function updateSelf(user: UserRow, body: unknown): Promise<SelfUpda
   if (newPassword !== undefined) {
     const checked = passwordRule.safeParse(newPassword);
     if (!checked.success) throw invalid(checked.error.issues[0]!.message);
-    if (input.original_password !== undefined && !(await verifyPassword(input.original_password, user.password))) {
-      throw invalid("原密码错误");
-    }
-    changes.password = await hashPassword(newPassword);
+    // A session cookie or access token alone must not be enough to take the account over.
+    if (!hasPassword(user)) throw invalid("该账户还没有密码，请先设置密码");
+    if (!input.original_password) throw invalid("请输入原密码");
+    if (!(await verifyPassword(input.original_password, user.password))) throw invalid("原密码错误");
   }
-  if (Object.keys(changes).length === 0) return { user, passwordChanged: false };
-  const update = db.update(t.users);
-  const [updated] = await update
-    .set({
-      ...changes,
-      // A new password ends every other session of this account.
-      ...(newPassword !== undefined ? { session_version: sql`${t.users.session_version} + 1` } : {}),
-    })
-    .where(and(eq(t.users.id, user.id), isNull(t.users.deleted_at)))
-    .returning();
-  if (!updated) throw invalid("用户不存在");
+  if (Object.keys(changes).length === 0 && newPassword === undefined) return { user, passwordChanged: false };
+  const updated = await updateLiveUser(user.id, { ...changes, ...(newPassword !== undefined ? passwordChange(await hashPassword(newPassword)) : {}) });
   return { user: updated, passwordChanged: newPassword !== undefined };
+}
+
+/**
+ * POST /api/user/self/password: the first password of an account created by a social sign-in,
+ * from a session that signed in within the last ten minutes (so an old stolen cookie cannot).
+ */
+export async function setFirstPassword(caller: { user: UserRow; signedInAt?: number }, body: unknown): Promise<UserRow> {
+  const input = parseInput(firstPasswordInput, body);
+  if (hasPassword(caller.user)) throw invalid("该账户已有密码，请使用修改密码");
+  if (caller.signedInAt === undefined || nowSeconds() - caller.signedInAt > firstPasswordSignInSeconds) {
+    throw invalid("为了账户安全，请重新登录后 10 分钟内设置密码");
+  }
+  const hash = await hashPassword(input.password);
+  // Only while the account still has none: two tabs setting it at once cannot both win.
+  const [updated] = await db
+    .update(t.users)
+    .set(passwordChange(hash))
+    .where(and(eq(t.users.id, caller.user.id), eq(t.users.password, ""), isNull(t.users.deleted_at)))
+    .returning();
+  if (!updated) throw invalid("该账户已有密码，请使用修改密码");
+  await announceChange("users", updated.id);
+  return updated;
+}
+
+/** Sign out everywhere: a new session version ends every cookie issued so far. */
+export async function endAllSessions(user: UserRow): Promise<void> {
+  await updateLiveUser(user.id, { session_version: sql`${t.users.session_version} + 1` });
 }
 
 /** GET /api/user/token: a new system access token; only its hash is kept, so it shows once. */

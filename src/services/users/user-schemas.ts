@@ -69,3 +69,8 @@ export const manageUserInput = z.object({
 });
 
 export const affTransferInput = z.object({ quota: integerField("无效的参数") });
+
+/** POST /api/user/self/password: the first password of an account that has none. */
+export const firstPasswordInput = z
+  .object({ password: z.string({ error: "用户名和密码不能为空！" }).pipe(passwordRule), password2: z.string().optional() })
+  .refine((input) => input.password2 === undefined || input.password2 === input.password, { message: "两次输入的密码不一致！" });

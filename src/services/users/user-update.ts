@@ -54,8 +54,8 @@ export async function updateUserByAdmin(actor: UserRow, body: unknown): Promise<
           .set({
             ...changes,
             quota,
-            // A new password ends the user's sessions everywhere.
-            ...(newPassword !== undefined ? { session_version: sql`${t.users.session_version} + 1` } : {}),
+            // A new password ends the user's sessions everywhere, and their system access token.
+            ...(newPassword !== undefined ? { session_version: sql`${t.users.session_version} + 1`, access_token: null } : {}),
           })
           // The read above and this write must see the same quota (PostgreSQL runs
           // other transactions in between).

@@ -3,7 +3,7 @@
 import type { Kit } from "./kit.ts";
 import { defineAbilities, defineChannels } from "./tables/channels.ts";
 import { defineLogs } from "./tables/logs.ts";
-import { defineQuotaData, defineQuotaHolds, defineTopUps } from "./tables/money.ts";
+import { defineQuotaData, defineTopUps } from "./tables/money.ts";
 import { defineOptions } from "./tables/options.ts";
 import { defineRedemptions } from "./tables/redemptions.ts";
 import { defineMidjourneys, defineTasks } from "./tables/tasks.ts";
@@ -26,7 +26,6 @@ export function defineSchema(k: Kit) {
     tasks: defineTasks(k),
     top_ups: defineTopUps(k),
     quota_data: defineQuotaData(k),
-    quota_holds: defineQuotaHolds(k),
     verifications: defineVerifications(k),
   };
 }

@@ -1,6 +1,8 @@
 // A dialect kit: the column and index vocabulary a table definition is written in. Each table is
 // defined once, as a function of a kit (tables/*.ts); schema/sqlite.ts and schema/pg.ts apply the
-// two kits to get the drizzle tables of each dialect. Nobody keeps two schemas by hand.
+// two kits (this file's and pg-kit.ts) to get the drizzle tables of each dialect. Nobody keeps
+// two schemas by hand. The PostgreSQL kit lives in its own file so a SQLite start never loads
+// drizzle's PostgreSQL builders (client.ts imports the PostgreSQL side only when it is used).
 //
 // Types: the kit is typed with the SQLite builders, so every table has one TypeScript shape
 // (the SQLite one) whichever dialect runs. The PostgreSQL kit returns equivalent pg builders at
@@ -15,21 +17,8 @@ import {
   text as sqliteText,
   uniqueIndex as sqliteUniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import {
-  bigint as pgBigint,
-  boolean as pgBoolean,
-  doublePrecision as pgDouble,
-  index as pgIndex,
-  integer as pgInteger,
-  pgTable,
-  primaryKey as pgPrimaryKey,
-  serial as pgSerial,
-  text as pgText,
-  uniqueIndex as pgUniqueIndex,
-  varchar as pgVarchar,
-} from "drizzle-orm/pg-core";
 
-const sqliteKit = {
+export const sqliteKit = {
   table: sqliteTable,
   /** Auto-increment integer primary key. */
   id: (name = "id") => sqliteInteger(name).primaryKey({ autoIncrement: true }),
@@ -48,23 +37,3 @@ const sqliteKit = {
 };
 
 export type Kit = typeof sqliteKit;
-
-const pgKit = {
-  table: pgTable,
-  id: (name = "id") => pgSerial(name).primaryKey(),
-  int: (name: string) => pgInteger(name),
-  bigint: (name: string) => pgBigint(name, { mode: "number" }),
-  float: (name: string) => pgDouble(name),
-  bool: (name: string) => pgBoolean(name),
-  text: (name: string) => pgText(name),
-  varchar: (name: string, length: number) => pgVarchar(name, { length }),
-  index: pgIndex,
-  uniqueIndex: pgUniqueIndex,
-  primaryKey: pgPrimaryKey,
-};
-
-export const kits = {
-  sqlite: sqliteKit,
-  // The cast is the single place where the two dialects meet; see the header comment.
-  pg: pgKit as unknown as Kit,
-};

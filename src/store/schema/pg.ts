@@ -1,8 +1,8 @@
 // The PostgreSQL tables, derived from define-schema.ts (drizzle-kit reads this file).
-import { kits } from "./kit.ts";
+import { pgKit } from "./pg-kit.ts";
 import { defineSchema } from "./define-schema.ts";
 
 export const {
   users, tokens, channels, abilities, options, redemptions, logs, midjourneys, tasks, top_ups,
-  quota_data, quota_holds, verifications,
-} = defineSchema(kits.pg);
+  quota_data, verifications,
+} = defineSchema(pgKit);

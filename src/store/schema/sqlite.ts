@@ -1,8 +1,8 @@
 // The SQLite tables, derived from define-schema.ts (drizzle-kit reads this file).
-import { kits } from "./kit.ts";
+import { sqliteKit } from "./kit.ts";
 import { defineSchema } from "./define-schema.ts";
 
 export const {
   users, tokens, channels, abilities, options, redemptions, logs, midjourneys, tasks, top_ups,
-  quota_data, quota_holds, verifications,
-} = defineSchema(kits.sqlite);
+  quota_data, verifications,
+} = defineSchema(sqliteKit);

@@ -10,6 +10,7 @@ import { ChannelDrawer } from "../../../../islands/channel-drawer/channel-drawer
 import { channelTableId } from "./channel-cells.tsx";
 import { ChannelTable, channelTableFragment, listOptions } from "./channel-table.tsx";
 import { BatchTagDialog, tagEditFragment } from "./tag-dialogs.tsx";
+import { FirstChannel, firstChannelFragment, firstChannelId } from "../first-run/empty-states.tsx";
 
 /** A switch that always sends its state (the hidden "false" follows the box, so "true" wins when checked). */
 function Toggle(props: { name: string; label: string; checked: boolean; remember?: string }) {
@@ -71,13 +72,16 @@ export async function channelPage(context: PageContext, params: Record<string, s
   const tagEdit = url.searchParams.get("tag_edit");
   if (target === "channel-dialog-slot" && tagEdit) return tagEditFragment(context, tagEdit);
   if (target === channelTableId) return channelTableFragment(context);
+  if (target === firstChannelId) return firstChannelFragment(context);
   const initial = url.pathname === "/channel/add" ? "add" : params.id && /^\d+$/.test(params.id) ? Number(params.id) : undefined;
   // Rendered by our own components, which escape what they show.
   const safeTable = await ChannelTable({ context });
+  const safeFirstChannel = await FirstChannel({ context });
   return renderPage(
     context,
     { title: t("渠道"), htmx: true, islands: ["channel-drawer"] },
     <div class="flex flex-col gap-4">
+      {safeFirstChannel}
       <div class="card bg-base-100 shadow-sm">
         <div class="card-body gap-3 p-4">
           <Toolbar context={context} />

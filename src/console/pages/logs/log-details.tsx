@@ -26,8 +26,14 @@ export type LogOther = {
   is_model_mapped?: boolean;
   upstream_model_name?: string;
   reasoning_effort?: string;
+  /** The vendor format the client called in (absent: OpenAI's own). */
+  inbound_format?: string;
+  /** That call reached its channel converted to the OpenAI chat format. */
+  inbound_converted?: boolean;
   admin_info?: { use_channel?: string[] };
 };
+
+const formatNames: Record<string, string> = { claude: "Claude Messages", gemini: "Gemini", responses: "OpenAI Responses" };
 
 export function parseOther(other: string): LogOther {
   if (!other) return {};
@@ -68,6 +74,10 @@ export function detailRows(t: Translate, entry: LogView, other: LogOther, admin:
   if (typeof other.frt === "number" && other.frt > 0) rows.push([t("首字时间"), t("{{milliseconds}} 毫秒", { milliseconds: Math.round(other.frt) })]);
   if (other.is_model_mapped && other.upstream_model_name) rows.push([t("实际模型"), other.upstream_model_name]);
   if (other.reasoning_effort) rows.push([t("推理强度"), other.reasoning_effort]);
+  if (typeof other.inbound_format === "string" && other.inbound_format) {
+    const format = formatNames[other.inbound_format] ?? other.inbound_format;
+    rows.push([t("入站格式"), other.inbound_converted ? t("{{format}}，转换为 OpenAI 格式", { format }) : t("{{format}}，原样转发", { format })]);
+  }
   const chain = other.admin_info?.use_channel;
   if (admin && chain && chain.length > 0) rows.push([t("重试链路"), chain.join(" → ")]);
   return rows;

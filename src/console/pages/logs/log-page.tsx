@@ -8,6 +8,7 @@ import { isAdmin } from "../../../services/users/roles.ts";
 import { fragmentResponse, fragmentTarget } from "../../fragment.ts";
 import type { PageContext } from "../../page-context.ts";
 import { renderPage } from "../../render-page.tsx";
+import { FirstLog } from "../first-run/empty-states.tsx";
 import { logUserInfoFragment } from "./log-user-info.tsx";
 import { LogStatChips, LogStatPlaceholder, LogTable, logStatId, logTableId, logTypeOptions } from "./log-table.tsx";
 
@@ -130,10 +131,12 @@ export async function logPage(context: PageContext): Promise<Response> {
   if (target === resultsId) return fragmentResponse(context, await Results({ context, filter }));
   // Rendered by our own component, which escapes what it shows.
   const safeResults = await Results({ context, filter });
+  const safeFirstLog = await FirstLog({ context });
   return renderPage(
     context,
     { title: t("日志"), htmx: true, islands: ["log-export"] },
     <div class="flex flex-col gap-4">
+      {safeFirstLog}
       <div class="card bg-base-100 shadow-sm">
         <div class="card-body gap-3 p-4">
           <Filters context={context} query={query} />

@@ -17,6 +17,8 @@ function RatioEditors(props: { context: PageContext }) {
         <OptionTextarea context={context} name="ModelPrice" label={t("模型固定价格")} hint={t("一次调用消耗多少美元，优先于模型倍率")} json rows={10} />
         <OptionTextarea context={context} name="ModelRatio" label={t("模型倍率")} hint={t("1 倍率 = 每 1M 输入 tokens 2 美元")} json rows={10} />
         <OptionTextarea context={context} name="CompletionRatio" label={t("模型补全倍率")} hint={t("输出 token 相对输入 token 的倍率")} json rows={10} />
+        <OptionTextarea context={context} name="CacheRatio" label={t("缓存读取倍率")} hint={t("从缓存读取的输入 token 相对输入 token 的倍率")} json rows={6} />
+        <OptionTextarea context={context} name="CreateCacheRatio" label={t("缓存写入倍率")} hint={t("写入缓存的输入 token 相对输入 token 的倍率")} json rows={6} />
         <OptionTextarea context={context} name="GroupRatio" label={t("分组倍率")} hint={t("为一个 JSON 文本，键为组名称，值为倍率")} json rows={10} />
         <OptionTextarea context={context} name="UserUsableGroups" label={t("用户可选分组")} hint={t("为一个 JSON 文本，键为组名称，值为分组描述")} json rows={6} />
       </div>

@@ -10,6 +10,7 @@ import { DeleteAccountCard, ModelsCard } from "./personal/account-extras.tsx";
 import { BindingsCard } from "./personal/bindings-card.tsx";
 import { InviteCard } from "./personal/invite-card.tsx";
 import { NotificationCard } from "./personal/notification-card.tsx";
+import { PasswordCard, SessionsCard } from "./personal/password-card.tsx";
 
 const roleLabels: Record<number, string> = { 1: "普通用户", 10: "管理员", 100: "超级管理员" };
 
@@ -36,18 +37,7 @@ export function personalTab(context: PageContext): JSX.Element {
         </div>
       </section>
 
-      <section class="card bg-base-100 shadow-sm" aria-labelledby="password-title">
-        <div class="card-body">
-          <h2 id="password-title" class="card-title" safe>{t("修改密码")}</h2>
-          <form class="flex flex-col gap-2" data-api-form="PUT /api/user/self" data-success="toast">
-            <TextField name="original_password" label={t("原密码")} type="password" autocomplete="current-password" />
-            <TextField name="password" label={t("新密码")} type="password" placeholder={t("8 到 20 位")} autocomplete="new-password" />
-            <TextField name="password2" label={t("确认新密码")} type="password" autocomplete="new-password" />
-            <button type="submit" class="btn btn-primary mt-2 w-fit" safe>{t("修改密码")}</button>
-          </form>
-        </div>
-      </section>
-
+      <PasswordCard context={context} />
       <section class="card bg-base-100 shadow-sm" aria-labelledby="access-token-title">
         <div class="card-body">
           <h2 id="access-token-title" class="card-title" safe>{t("系统访问令牌")}</h2>
@@ -67,6 +57,7 @@ export function personalTab(context: PageContext): JSX.Element {
         </div>
       </section>
 
+      <SessionsCard context={context} />
       <InviteCard context={context} />
       <BindingsCard context={context} />
       <NotificationCard context={context} />

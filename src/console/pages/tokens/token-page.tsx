@@ -5,6 +5,8 @@ import type { PageContext } from "../../page-context.ts";
 import { renderPage } from "../../render-page.tsx";
 import { tokenDrawerFragment } from "./token-drawer.tsx";
 import { TokenTable, tokenTableFragment, tokenTableId } from "./token-table.tsx";
+import { FirstToken, firstTokenFragment, firstTokenId } from "../first-run/empty-states.tsx";
+import { GettingStartedCard } from "../first-run/getting-started-card.tsx";
 
 export async function tokenPage(context: PageContext): Promise<Response> {
   const { t, url } = context;
@@ -12,12 +14,17 @@ export async function tokenPage(context: PageContext): Promise<Response> {
   const drawer = url.searchParams.get("drawer");
   if (target === "token-drawer-slot" && drawer) return tokenDrawerFragment(context, drawer);
   if (target === tokenTableId) return tokenTableFragment(context);
+  if (target === firstTokenId) return firstTokenFragment(context);
   // Rendered by our own component, which escapes what it shows.
   const safeTable = await TokenTable({ context });
+  const safeGettingStarted = await GettingStartedCard({ context });
+  const safeFirstToken = await FirstToken({ context });
   return renderPage(
     context,
     { title: t("令牌"), htmx: true },
     <div class="flex flex-col gap-4">
+      {safeGettingStarted}
+      {safeFirstToken}
       <div role="alert" class="alert alert-warning">
         <span safe>{t("令牌无法精确控制使用额度，只允许自用，请勿直接将令牌分发给他人。")}</span>
       </div>

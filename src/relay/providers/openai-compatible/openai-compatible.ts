@@ -8,6 +8,7 @@ import { joinBaseUrl, openAIPaths } from "./openai-paths.ts";
 import { buildJsonBody, buildMultipartBody, type RequestRules } from "./openai-request.ts";
 import { convertOpenAIResponse } from "./openai-response.ts";
 import { createOpenAIStreamConverter } from "./openai-stream.ts";
+import { buildResponsesBody, convertResponsesAnswer, createResponsesStreamConverter } from "./responses-passthrough.ts";
 
 export type CompatibleVendor = {
   kind: number;
@@ -27,6 +28,8 @@ export type CompatibleVendor = {
   /** Where "fetch models" asks; default: base URL + /v1/models. */
   modelsUrl?: (target: UpstreamTarget) => string | null;
   balance?: Pick<ProviderAdaptor, "buildBalanceRequests" | "parseBalance">;
+  /** The vendor serves OpenAI's Responses API itself: where, and under which model name. */
+  responses?: { url: (target: UpstreamTarget) => string; model?: (upstreamModel: string) => string };
 };
 
 export const baseUrlOf = (vendor: Pick<CompatibleVendor, "defaultBaseUrl">, target: UpstreamTarget) =>
@@ -51,9 +54,15 @@ export function createCompatibleAdaptor(vendor: CompatibleVendor): ProviderAdapt
     owner: vendor.owner,
     defaultBaseUrl: vendor.defaultBaseUrl,
     defaultModels: vendor.defaultModels ?? channelTypeInfo(vendor.kind)?.models ?? [],
+    ...(vendor.responses ? { nativeFormats: ["responses"] as const } : {}),
 
     buildRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest {
       const headers: Record<string, string> = { ...authHeaders(target), accept: call.stream ? "text/event-stream" : "application/json" };
+      if (call.format === "responses" && vendor.responses) {
+        const model = vendor.responses.model?.(call.upstreamModel) ?? call.upstreamModel;
+        headers["content-type"] = "application/json";
+        return { url: vendor.responses.url(target), method: "POST", headers, body: buildResponsesBody(call, model) };
+      }
       let body: BodyInit;
       if (multipartEndpoints.has(call.endpoint)) {
         const multipart = buildMultipartBody(call);
@@ -65,8 +74,10 @@ export function createCompatibleAdaptor(vendor: CompatibleVendor): ProviderAdapt
       }
       return { url: urlOf(call.endpoint, target, call.upstreamModel), method: "POST", headers, body };
     },
-    convertResponse: convertOpenAIResponse,
-    createStreamConverter: createOpenAIStreamConverter,
+    convertResponse: (call, body, contentType) =>
+      call.format === "responses" ? convertResponsesAnswer(call, body, contentType) : convertOpenAIResponse(call, body, contentType),
+    createStreamConverter: (call, count) =>
+      call.format === "responses" ? createResponsesStreamConverter(call, count) : createOpenAIStreamConverter(call, count),
     parseError: parseOpenAIError,
     streamError: openAIStreamError,
 

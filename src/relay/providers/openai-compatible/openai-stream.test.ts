@@ -10,7 +10,7 @@ const countWords = (output: { text: string }) => output.text.split(" ").filter(B
 
 describe("the OpenAI stream converter", () => {
   test("chunks pass through as received; the usage chunk the client did not ask for is withheld", () => {
-    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true }), countWords, 5);
+    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true }, { countPromptTokens: () => 5 }), countWords);
     expect(converter.push(chunk("Hello "))).toEqual([chunk("Hello ").raw]);
     expect(converter.push(usageChunk)).toEqual([]);
     expect(converter.finished()).toBe(false);
@@ -21,12 +21,12 @@ describe("the OpenAI stream converter", () => {
   });
 
   test("a client that asked gets the usage chunk", () => {
-    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true, stream_options: { include_usage: true } }), countWords, 5);
+    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true, stream_options: { include_usage: true } }, { countPromptTokens: () => 5 }), countWords);
     expect(converter.push(usageChunk)).toEqual([usageChunk.raw]);
   });
 
   test("without upstream usage, a client that asked gets one counted locally before [DONE]", () => {
-    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true, stream_options: { include_usage: true } }), countWords, 5);
+    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true, stream_options: { include_usage: true } }, { countPromptTokens: () => 5 }), countWords);
     converter.push(chunk("one two "));
     converter.push(chunk("three"));
     const closing = converter.push(event("[DONE]"));
@@ -38,20 +38,20 @@ describe("the OpenAI stream converter", () => {
   });
 
   test("an upstream that ends without [DONE] is closed properly", () => {
-    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true }), countWords, 5);
+    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true }, { countPromptTokens: () => 5 }), countWords);
     converter.push(chunk("x"));
     expect(converter.finish()).toEqual(["data: [DONE]\n\n"]);
   });
 
   test("usage sent twice counts once (the last report wins)", () => {
-    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true }), countWords, 5);
+    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true }, { countPromptTokens: () => 5 }), countWords);
     converter.push(usageChunk);
     converter.push(usageChunk);
     expect(converter.usage()!.completion_tokens).toBe(2);
   });
 
   test("usage inside a chunk with choices is kept and the chunk forwarded", () => {
-    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true }), countWords, 5);
+    const converter = createOpenAIStreamConverter(testCall({ model: "m", messages: [], stream: true }, { countPromptTokens: () => 5 }), countWords);
     const last = event(JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }], usage: { prompt_tokens: 3, completion_tokens: 4 } }));
     expect(converter.push(last)).toEqual([last.raw]);
     expect(converter.usage()!.completion_tokens).toBe(4);

@@ -26,7 +26,6 @@ function parse(data: string): Record<string, any> | undefined {
 export function createOpenAIStreamConverter(
   call: RelayCall,
   countCompletion: CompletionCounter,
-  promptTokens: number,
 ): StreamConverter {
   let usage: Usage | null = null;
   let done = false;
@@ -49,6 +48,7 @@ export function createOpenAIStreamConverter(
   const usageChunk = (): string => {
     const last = chunks.length ? parse(chunks[chunks.length - 1]!) : undefined;
     const completion = countCompletion(output());
+    const promptTokens = call.countPromptTokens();
     const chunk = {
       id: last?.id ?? `chatcmpl-${crypto.randomUUID().replaceAll("-", "")}`,
       object: call.endpoint === "completions" ? "text_completion" : "chat.completion.chunk",

@@ -11,6 +11,9 @@ const count = (value: unknown): number => {
 type RawUsage = Record<string, unknown> & {
   prompt_tokens_details?: Record<string, unknown> | null;
   completion_tokens_details?: Record<string, unknown> | null;
+  /** The Responses API's names for the same details. */
+  input_tokens_details?: Record<string, unknown> | null;
+  output_tokens_details?: Record<string, unknown> | null;
 };
 
 export function normalizeUsage(raw: unknown): Usage | null {
@@ -23,8 +26,8 @@ export function normalizeUsage(raw: unknown): Usage | null {
   if (prompt === 0 && completion === 0 && total > 0) prompt = total;
   if (prompt === 0 && completion === 0) return null;
   const result: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-  const reasoning = count(usage.completion_tokens_details?.reasoning_tokens);
-  const cached = count(usage.prompt_tokens_details?.cached_tokens);
+  const reasoning = count(usage.completion_tokens_details?.reasoning_tokens ?? usage.output_tokens_details?.reasoning_tokens);
+  const cached = count(usage.prompt_tokens_details?.cached_tokens ?? usage.input_tokens_details?.cached_tokens);
   if (reasoning) result.reasoning_tokens = reasoning;
   if (cached) result.cached_tokens = cached;
   return result;

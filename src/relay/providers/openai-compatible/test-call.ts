@@ -15,7 +15,7 @@ export function testCall(json: Record<string, unknown>, overrides: Partial<Relay
     form: null,
     rawBody: new TextEncoder().encode(JSON.stringify(json)),
     contentType: "application/json",
-    promptTokens: 7,
+    countPromptTokens: () => 7,
     ...overrides,
   };
 }

@@ -19,5 +19,6 @@ export const openAIAdaptor = createCompatibleAdaptor({
   streamUsage: true,
   reasoningModels: true,
   authHeaders: headers,
+  responses: { url: (target) => joinBaseUrl(baseUrlOf(vendor, target), "/v1/responses") },
   balance: dashboardBalance((target) => joinBaseUrl(baseUrlOf(vendor, target), "/v1"), headers),
 });

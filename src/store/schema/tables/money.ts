@@ -1,6 +1,6 @@
-// Online top-up orders, hourly usage rollups for the dashboard, and quota holds: the amount a
-// relay request reserved before calling upstream, kept as a row so a crash between reserve and
-// settle can be found and resolved by any instance (no money lives only in process memory).
+// Online top-up orders and hourly usage rollups for the dashboard. (Relay holds are not rows:
+// they are reservations outside the store, see services/billing/reservation-book.ts; the
+// quota_holds table of earlier versions is dropped by migration 0005, its holds given back.)
 import type { Kit } from "../kit.ts";
 
 export const defineTopUps = (k: Kit) =>
@@ -46,19 +46,4 @@ export const defineQuotaData = (k: Kit) =>
       k.uniqueIndex("quota_data_bucket_unique").on(table.user_id, table.model_name, table.created_at),
       k.index("quota_data_created_at_index").on(table.created_at),
     ],
-  );
-
-export const defineQuotaHolds = (k: Kit) =>
-  k.table(
-    "quota_holds",
-    {
-      request_id: k.varchar("request_id", 64).primaryKey(),
-      user_id: k.int("user_id").notNull(),
-      token_id: k.int("token_id").notNull().default(0),
-      amount: k.bigint("amount").notNull(),
-      /** Whether the token's own balance was also debited (limited tokens). */
-      token_debited: k.bool("token_debited").notNull().default(false),
-      created_at: k.bigint("created_at").notNull(),
-    },
-    (table) => [k.index("quota_holds_created_at_index").on(table.created_at)],
   );

@@ -1,5 +1,7 @@
 // Drawing (Midjourney) tasks and other asynchronous tasks such as Suno (spec §3 Drawing task,
-// Async task).
+// Async task). Besides the spec's fields a row knows how it was paid for: the token and the
+// relay request id of its charge (the consumption log carries the same request id), and whether
+// that charge was refunded, so a failed or timed-out task is refunded exactly once.
 import type { Kit } from "../kit.ts";
 
 export const defineMidjourneys = (k: Kit) =>
@@ -27,6 +29,12 @@ export const defineMidjourneys = (k: Kit) =>
       quota: k.bigint("quota").notNull().default(0),
       buttons: k.text("buttons").notNull().default(""),
       properties: k.text("properties").notNull().default(""),
+      token_id: k.int("token_id").notNull().default(0),
+      /** The charge's relay request id ("" when nothing was charged). */
+      request_id: k.varchar("request_id", 64).notNull().default(""),
+      refunded: k.bool("refunded").notNull().default(false),
+      /** The client's own callback URL, called when the task changes (MjNotifyEnabled). */
+      notify_hook: k.text("notify_hook").notNull().default(""),
     },
     (table) => [
       k.index("midjourneys_user_id_index").on(table.user_id),
@@ -59,6 +67,9 @@ export const defineTasks = (k: Kit) =>
       progress: k.varchar("progress", 20).notNull().default(""),
       properties: k.text("properties").notNull().default(""),
       data: k.text("data").notNull().default(""),
+      token_id: k.int("token_id").notNull().default(0),
+      request_id: k.varchar("request_id", 64).notNull().default(""),
+      refunded: k.bool("refunded").notNull().default(false),
     },
     (table) => [
       k.index("tasks_task_id_index").on(table.task_id),

@@ -1,0 +1,139 @@
+// What the gateway tells Prometheus, and the few named points where the code reports it:
+//
+//   countRequest           every answered request (app.ts, after the response)
+//   labelRelayRequest      the relay pipeline names the model and channel of its request
+//   observeRelaySettled    a relay request settled: latency, time to first token, quota
+//   countUpstreamFailure   an upstream attempt failed, by class
+//   trackStream            a relay stream opened (end() when it closed)
+//   observeLedgerCommit    the ledger wrote one batch
+//   registerCacheSize      a cache says how to read its size (read when scraped)
+//
+// Labels stay bounded: routes are the registered patterns (never raw paths), models are named
+// only once a channel was chosen for them (so they come from the operators' lists; callers fold
+// GPTs names with routeModelName as routing does), channels are ids, statuses are numbers. No
+// user ids.
+import { collectDefaultMetrics, Registry } from "prom-client";
+import type { UpstreamFailure } from "../relay/upstream/upstream-failure.ts";
+import { faceOf } from "../faces.ts";
+import { CounterFamily, HistogramFamily, SampledGauge, type CounterChild, type HistogramChild } from "./metric-families.ts";
+
+const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: "switchyard_" });
+
+const requests = new CounterFamily("switchyard_requests_total", "Answered requests by face, route pattern, model, channel and HTTP status", [
+  "face", "route", "model", "channel", "status",
+]);
+const relayDuration = new HistogramFamily(
+  "switchyard_relay_duration_seconds",
+  "Relay requests from arrival to settlement (streams: to their end), by endpoint and model",
+  ["endpoint", "model"],
+  [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+);
+const firstToken = new HistogramFamily(
+  "switchyard_relay_first_token_seconds",
+  "Streamed relay requests from arrival to the first byte sent to the client, by endpoint and model",
+  ["endpoint", "model"],
+  [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+);
+const upstreamErrors = new CounterFamily("switchyard_upstream_errors_total", "Failed upstream attempts by class and channel", ["class", "channel"]);
+const quotaConsumed = new CounterFamily("switchyard_quota_consumed_total", "Quota charged by settled relay requests, by model and channel", ["model", "channel"]);
+const ledgerBatchSize = new HistogramFamily("switchyard_ledger_batch_size", "Quota moves (holds, settlements, releases) written per ledger transaction", [], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
+const ledgerCommit = new HistogramFamily(
+  "switchyard_ledger_commit_seconds",
+  "Time to write and commit one ledger batch",
+  [],
+  [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+);
+const cacheSizes = new SampledGauge("switchyard_cache_entries", "Entries held by each in-process cache", "cache");
+let streamsOpen = 0;
+const streamsInFlight = {
+  name: "switchyard_relay_streams_in_flight",
+  help: "Relay streams currently open to clients",
+  type: "gauge" as const,
+  aggregator: "sum" as const,
+  async get() {
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: [{ labels: {}, value: streamsOpen }] };
+  },
+  reset() {},
+};
+
+for (const metric of [requests, relayDuration, firstToken, upstreamErrors, quotaConsumed, ledgerBatchSize, ledgerCommit, cacheSizes, streamsInFlight]) {
+  registry.registerMetric(metric as never);
+}
+
+type RelayLabels = { model: string; channel: string };
+const relayLabels = new WeakMap<Request, RelayLabels>();
+const unlabelled: RelayLabels = { model: "", channel: "" };
+
+export function labelRelayRequest(request: Request, model: string | undefined, channelId: number | undefined): void {
+  relayLabels.set(request, { model: model ?? "", channel: channelId ? String(channelId) : "" });
+}
+
+const faceByRoute = new Map<string, string>();
+
+/** `route` is the matched route's pattern; undefined when nothing matched (then the path says the face). */
+export function countRequest(route: string | undefined, request: Request, status: number): void {
+  let face = route === undefined ? undefined : faceByRoute.get(route);
+  if (face === undefined) {
+    face = faceOf(route ?? new URL(request.url).pathname);
+    if (route !== undefined) faceByRoute.set(route, face);
+  }
+  const { model, channel } = relayLabels.get(request) ?? unlabelled;
+  requests.child(face, route ?? "unmatched", model, channel, String(status)).value++;
+}
+
+type SettledChildren = { duration: HistogramChild; firstToken: HistogramChild; quota: CounterChild };
+const settledChildren = new Map<string, SettledChildren>();
+
+export function observeRelaySettled(endpoint: string, model: string, channelId: number, seconds: number, firstTokenSeconds: number | undefined, quota: number): void {
+  // One lookup finds the three children of this endpoint, model and channel.
+  const key = `${endpoint}\u0001${model}\u0001${channelId}`;
+  let children = settledChildren.get(key);
+  if (!children) {
+    children = { duration: relayDuration.child(endpoint, model), firstToken: firstToken.child(endpoint, model), quota: quotaConsumed.child(model, String(channelId)) };
+    settledChildren.set(key, children);
+  }
+  relayDuration.observe(children.duration, seconds);
+  if (firstTokenSeconds !== undefined) firstToken.observe(children.firstToken, firstTokenSeconds);
+  if (quota > 0) children.quota.value += quota;
+}
+
+function failureClass(failure: UpstreamFailure): string {
+  if (failure.kind !== "status") return failure.kind;
+  if (failure.status === 429) return "rate_limited";
+  if (failure.status === 401 || failure.status === 403) return "auth";
+  return failure.status >= 500 ? "server_error" : "client_error";
+}
+
+export function countUpstreamFailure(failure: UpstreamFailure, channelId: number): void {
+  upstreamErrors.child(failureClass(failure), String(channelId)).value++;
+}
+
+export function trackStream(): { end(): void } {
+  streamsOpen++;
+  let open = true;
+  return {
+    end() {
+      if (open) streamsOpen--;
+      open = false;
+    },
+  };
+}
+
+const ledgerSizes = ledgerBatchSize.child();
+const ledgerTimes = ledgerCommit.child();
+
+export function observeLedgerCommit(moves: number, seconds: number): void {
+  ledgerBatchSize.observe(ledgerSizes, moves);
+  ledgerCommit.observe(ledgerTimes, seconds);
+}
+
+export function registerCacheSize(cache: string, size: () => number): void {
+  cacheSizes.sample(cache, size);
+}
+
+export const metricsContentType = registry.contentType;
+
+export function renderMetrics(): Promise<string> {
+  return registry.metrics();
+}

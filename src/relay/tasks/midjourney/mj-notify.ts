@@ -1,0 +1,48 @@
+// POST /mj/notify: midjourney-proxy reporting a task's progress (MjNotifyEnabled). We gave the
+// upstream this address with the channel id and a signature only the channel's secret can make
+// (mj-upstream.ts notifySignature), so a report is believed only when the signature matches, and
+// it can change only that channel's tasks. The report is applied like a poll answer.
+import { timingSafeEqual } from "node:crypto";
+import { AppError } from "../../../errors/app-error.ts";
+import type { Translate } from "../../../i18n/i18n.ts";
+import { optionBool } from "../../../services/options/options.ts";
+import { applyDrawingReport, findDrawingsOfChannel, type UpstreamDrawing } from "../../../services/tasks/drawing-store.ts";
+import { afterDrawingChange } from "../../../services/tasks/task-events.ts";
+import { newRequestId } from "../../request-id.ts";
+import { mjErrorResponse, taskJson } from "../task-replies.ts";
+import { channelOfTask } from "../task-routing.ts";
+import { readJsonObject } from "../task-body.ts";
+import { notifySignature } from "./mj-upstream.ts";
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export async function receiveDrawingNotice(request: Request, translate: Translate): Promise<Response> {
+  const requestId = newRequestId();
+  try {
+    if (!optionBool("MjNotifyEnabled")) throw new AppError("forbidden", "未开启 Midjourney 回调");
+    const url = new URL(request.url);
+    const channelId = Number(url.searchParams.get("channel_id"));
+    const channel = Number.isSafeInteger(channelId) && channelId > 0 ? await channelOfTask(channelId) : undefined;
+    const signature = url.searchParams.get("signature") ?? "";
+    if (!channel || !channel.target.key || !sameText(signature, notifySignature(channel.target.key, channel.id))) {
+      throw new AppError("forbidden", "回调签名无效");
+    }
+    const report = (await readJsonObject(request)) as UpstreamDrawing;
+    const mjId = typeof report.id === "string" || typeof report.id === "number" ? String(report.id) : "";
+    let applied = 0;
+    for (const row of await findDrawingsOfChannel(mjId, channel.id)) {
+      const updated = await applyDrawingReport(row, report);
+      if (updated) {
+        applied++;
+        await afterDrawingChange(updated);
+      }
+    }
+    return taskJson(200, { code: 1, description: "ok", applied }, requestId);
+  } catch (error) {
+    return mjErrorResponse(error, translate, requestId);
+  }
+}

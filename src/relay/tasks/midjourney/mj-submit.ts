@@ -1,0 +1,126 @@
+// One drawing submission, as a story:
+//
+//   1. authenticate   the token (sk- key in Authorization, or mj-api-secret)
+//   2. read           the action, its model and prompt; a follow-up's original task (own tasks only)
+//   3. admit          model limits, model rate limit, sensitive words
+//   4. route          a channel for the model, or the original task's channel for a follow-up
+//   5. hold           the action's price, from user and token
+//   6. submit         upstream with the channel's key as mj-api-secret
+//   7. record         the task row; settle the charge if the task was submitted (code 1),
+//                     release it otherwise (21: an existing task or one waiting for a window,
+//                     whose modal is charged when it comes; any other code: nothing submitted)
+//
+// The upstream's answer goes back to the client as it came, its code included.
+import { nowMs } from "../../../clock.ts";
+import { AppError } from "../../../errors/app-error.ts";
+import type { Translate } from "../../../i18n/i18n.ts";
+import { optionBool, optionText } from "../../../services/options/options.ts";
+import { findDrawing, insertDrawing, setDrawingQuota, type DrawingRow, type NewDrawing } from "../../../services/tasks/drawing-store.ts";
+import { finishedProgress, TaskStatus } from "../../../services/tasks/task-states.ts";
+import { disableChannelAutomatically } from "../../channel-health.ts";
+import type { ChannelSnapshot } from "../../channels/channel-snapshot.ts";
+import type { RelayCaller } from "../../relay-context.ts";
+import { newRequestId } from "../../request-id.ts";
+import { sendOnce } from "../../upstream/send-once.ts";
+import { scrubMessage } from "../../upstream/upstream-failure.ts";
+import { holdTaskCharge, priceTask, releaseTaskCharge, settleTaskCharge, type TaskCharge } from "../task-charge.ts";
+import { mjErrorResponse, taskJson, upstreamAnswerError } from "../task-replies.ts";
+import { readJsonObject } from "../task-body.ts";
+import { admitTask, taskChannel } from "../task-routing.ts";
+import { readSubmission, type Submission, type SubmitKind } from "./mj-actions.ts";
+import { mjRequest, notifySignature, parseSubmitAnswer, SubmitCode, submittedTaskId, upstreamBody, type SubmitAnswer } from "./mj-upstream.ts";
+
+const submitTimeoutMs = 60_000;
+
+export type DrawingSubmission = {
+  request: Request;
+  kind: SubmitKind;
+  /** The upstream path: the client's path without a /mj-{mode} prefix. */
+  path: string;
+  authenticate: () => Promise<RelayCaller>;
+  translate: Translate;
+};
+
+async function originOf(caller: RelayCaller, submission: Submission): Promise<DrawingRow | undefined> {
+  if (!submission.originTaskId) return undefined;
+  const origin = await findDrawing(submission.originTaskId, { userId: caller.userId, admin: false });
+  if (!origin) throw new AppError("not_found", "任务不存在", undefined, { code: "task_not_found" });
+  if (optionBool("MjActionCheckSuccessEnabled") && submission.action !== "MODAL" && origin.status !== TaskStatus.success) {
+    throw new AppError("invalid", "原任务尚未成功，不能进行该操作", undefined, { code: "task_status_not_success" });
+  }
+  return origin;
+}
+
+function notifyUrl(channel: ChannelSnapshot): string | undefined {
+  const address = optionText("ServerAddress");
+  if (!optionBool("MjNotifyEnabled") || !address) return undefined;
+  return `${address}/mj/notify?channel_id=${channel.id}&signature=${notifySignature(channel.target.key, channel.id)}`;
+}
+
+/** The stored state of a task right after its submission answer. */
+function initialState(answer: SubmitAnswer, action: string): Pick<NewDrawing, "status" | "progress" | "fail_reason"> {
+  if (answer.code === SubmitCode.submitted) {
+    // An upload is done when it is answered: there is nothing to follow.
+    if (action === "UPLOAD") return { status: TaskStatus.success, progress: finishedProgress, fail_reason: "" };
+    return { status: TaskStatus.submitted, progress: "0%", fail_reason: "" };
+  }
+  if (answer.code === SubmitCode.duplicate) return { status: TaskStatus.notStart, progress: "0%", fail_reason: "" };
+  if (answer.code === SubmitCode.existsOrWaiting) {
+    const reported = typeof answer.properties.status === "string" ? answer.properties.status : "";
+    if (reported === TaskStatus.success) return { status: TaskStatus.success, progress: finishedProgress, fail_reason: "" };
+    return { status: TaskStatus.modal, progress: "0%", fail_reason: "" };
+  }
+  return { status: TaskStatus.failure, progress: finishedProgress, fail_reason: answer.description || `code ${answer.code}` };
+}
+
+export async function submitDrawing(input: DrawingSubmission): Promise<Response> {
+  const requestId = newRequestId();
+  const startedAt = performance.now();
+  let charge: TaskCharge | undefined;
+  try {
+    const caller = await input.authenticate();
+    const body = await readJsonObject(input.request);
+    const submission = readSubmission(input.kind, body);
+    await admitTask(caller, submission.model, [submission.prompt]);
+    const origin = await originOf(caller, submission);
+    const channel = await taskChannel(caller, submission.model, origin?.channel_id);
+    charge = priceTask(caller, submission.model, requestId, startedAt);
+    await holdTaskCharge(caller, charge);
+
+    const rules = { accountFilter: optionBool("MjAccountFilterEnabled"), modeClear: optionBool("MjModeClearEnabled"), notifyUrl: notifyUrl(channel) };
+    const answer = await sendOnce(mjRequest(channel.target, input.path, upstreamBody(body, rules)), channel.target, submitTimeoutMs);
+    const parsed = answer.status >= 200 && answer.status < 300 ? parseSubmitAnswer(answer.text) : undefined;
+    if (!parsed) throw upstreamAnswerError(answer, channel.target);
+    parsed.description = scrubMessage(parsed.description, channel.target);
+
+    const taken = parsed.code === SubmitCode.submitted;
+    const mjId = submittedTaskId(parsed);
+    const hook = typeof body.notifyHook === "string" && optionBool("MjNotifyEnabled") ? body.notifyHook : "";
+    const row = await insertDrawing({
+      code: parsed.code,
+      user_id: caller.userId,
+      token_id: caller.tokenId,
+      action: submission.action,
+      mj_id: mjId,
+      prompt: submission.prompt,
+      description: parsed.description,
+      submit_time: nowMs(),
+      channel_id: channel.id,
+      quota: taken ? charge.quota : 0,
+      request_id: taken ? requestId : "",
+      notify_hook: hook,
+      properties: JSON.stringify(parsed.properties),
+      ...initialState(parsed, submission.action),
+    });
+    if (taken) {
+      if (!(await settleTaskCharge(caller, charge, channel, `操作 ${submission.action}，ID ${mjId}`))) await setDrawingQuota(row.id, 0); // i18n-exempt: stored log text
+    } else {
+      await releaseTaskCharge(charge);
+      if (parsed.code === SubmitCode.noAccount) void disableChannelAutomatically(channel, parsed.description || "no available account");
+    }
+    return taskJson(200, { ...JSON.parse(answer.text), description: parsed.description }, requestId);
+  } catch (error) {
+    await releaseTaskCharge(charge);
+    return mjErrorResponse(error, input.translate, requestId);
+  }
+}

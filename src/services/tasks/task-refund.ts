@@ -1,0 +1,122 @@
+// Refunding a failed task (failed upstream, or unfinished past TASK_TIMEOUT): exactly once, to
+// the user and the token that paid, in one transaction with its log entry.
+//
+// The first statement marks the task refunded only if it was not yet (a conditional update), so
+// two instances, the poller and a callback, or a retry after a crash refund at most once. The
+// amount is the task's consumption log (found by the request id of its charge), not the row's
+// own quota: a task whose charge never settled (its hold was released) refunds nothing.
+//
+// The refund reverses the charge: the user's quota comes back and their used quota goes down by
+// the same amount (so quota + used quota is unchanged, and used quota = consumption logs minus
+// refund logs), likewise the token's remaining and used quota and the channel's used quota. The
+// request count stays: the request was made. The log entry is a system entry (type 4) carrying
+// the amount, with other.refund = true and the charge's request id.
+import { and, eq, sql } from "drizzle-orm";
+import { nowSeconds } from "../../clock.ts";
+import { t, transact, type Db } from "../../store/client.ts";
+import { run, type Query } from "../../store/transact.ts";
+import { announceChange } from "../change-notices.ts";
+import { LogType } from "../logs/log-types.ts";
+import { formatQuota } from "../pricing/quota-format.ts";
+import { TaskStatus } from "./task-states.ts";
+
+type Refunded = { quota: number; tokenKey?: string };
+
+function* refundCharge(tx: Db, requestId: string, content: string, taskId: string): Generator<Query, Refunded, unknown> {
+  if (!requestId) return { quota: 0 };
+  const [charge] = yield* run(
+    tx
+      .select()
+      .from(t.logs)
+      .where(and(eq(t.logs.request_id, requestId), eq(t.logs.type, LogType.consume)))
+      .limit(1),
+  );
+  const quota = Number(charge?.quota ?? 0);
+  if (!charge || !(quota > 0)) return { quota: 0 };
+  yield* run(
+    tx
+      .update(t.users)
+      .set({ quota: sql`${t.users.quota} + ${quota}`, used_quota: sql`${t.users.used_quota} - ${quota}` })
+      .where(eq(t.users.id, charge.user_id)),
+  );
+  let tokenKey: string | undefined;
+  if (charge.token_id) {
+    const [token] = yield* run(
+      tx
+        .update(t.tokens)
+        .set({
+          remain_quota: sql`case when ${t.tokens.unlimited_quota} then ${t.tokens.remain_quota} else ${t.tokens.remain_quota} + ${quota} end`,
+          used_quota: sql`${t.tokens.used_quota} - ${quota}`,
+          // An exhausted token that has quota again is usable again (status 4 -> 1).
+          status: sql`case when ${t.tokens.status} = 4 and ${t.tokens.remain_quota} + ${quota} > 0 then 1 else ${t.tokens.status} end`,
+        })
+        .where(eq(t.tokens.id, charge.token_id))
+        .returning({ key: t.tokens.key }),
+    );
+    tokenKey = token?.key;
+  }
+  if (charge.channel_id) {
+    yield* run(tx.update(t.channels).set({ used_quota: sql`${t.channels.used_quota} - ${quota}` }).where(eq(t.channels.id, charge.channel_id)));
+  }
+  yield* run(
+    tx.insert(t.logs).values({
+      user_id: charge.user_id,
+      username: charge.username,
+      created_at: nowSeconds(),
+      type: LogType.system,
+      content: `${content}，补偿 ${formatQuota(quota)}`, // i18n-exempt: stored log text
+      token_id: charge.token_id,
+      token_name: charge.token_name,
+      model_name: charge.model_name,
+      quota,
+      channel_id: charge.channel_id,
+      channel_name: charge.channel_name,
+      group: charge.group,
+      other: JSON.stringify({ refund: true, refund_of: requestId, task_id: taskId }),
+      // Unique like every request id: a second refund of the same charge could not commit.
+      request_id: `refund:${requestId}`,
+    }),
+  );
+  return { quota, tokenKey };
+}
+
+const shortReason = (reason: string) => (reason.length > 200 ? `${reason.slice(0, 200)}…` : reason);
+
+async function finish(refunded: Refunded): Promise<number> {
+  if (refunded.tokenKey) await announceChange("tokens", refunded.tokenKey);
+  return refunded.quota;
+}
+
+/** Refunds a failed drawing task once; the amount refunded (0 when already done or nothing was charged). */
+export async function refundDrawing(id: number): Promise<number> {
+  const refunded = await transact(function* (tx) {
+    const [task] = yield* run(
+      tx
+        .update(t.midjourneys)
+        .set({ refunded: true })
+        .where(and(eq(t.midjourneys.id, id), eq(t.midjourneys.refunded, false), eq(t.midjourneys.status, TaskStatus.failure)))
+        .returning({ requestId: t.midjourneys.request_id, mjId: t.midjourneys.mj_id, reason: t.midjourneys.fail_reason }),
+    );
+    if (!task) return { quota: 0 };
+    const content = `构图失败 ${task.mjId}（${shortReason(task.reason)}）`; // i18n-exempt: stored log text
+    return yield* refundCharge(tx, task.requestId, content, task.mjId);
+  });
+  return finish(refunded);
+}
+
+/** Refunds a failed asynchronous task once; the amount refunded. */
+export async function refundAsyncTask(id: number): Promise<number> {
+  const refunded = await transact(function* (tx) {
+    const [task] = yield* run(
+      tx
+        .update(t.tasks)
+        .set({ refunded: true })
+        .where(and(eq(t.tasks.id, id), eq(t.tasks.refunded, false), eq(t.tasks.status, TaskStatus.failure)))
+        .returning({ requestId: t.tasks.request_id, taskId: t.tasks.task_id, reason: t.tasks.fail_reason }),
+    );
+    if (!task) return { quota: 0 };
+    const content = `异步任务执行失败 ${task.taskId}（${shortReason(task.reason)}）`; // i18n-exempt: stored log text
+    return yield* refundCharge(tx, task.requestId, content, task.taskId);
+  });
+  return finish(refunded);
+}
