@@ -6,6 +6,7 @@ import type { VendorStep } from "../openai-format/chunk-stream.ts";
 import { argumentsText } from "../openai-format/chat-request.ts";
 import { chatCompletion, embeddingList, failedAnswer, usageOf, type ToolCall } from "../openai-format/whole-answer.ts";
 import { baiduErrorOf } from "./baidu-errors.ts";
+import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 type ErnieAnswer = {
   id?: string;
@@ -18,14 +19,6 @@ type ErnieAnswer = {
 };
 
 const decoder = new TextDecoder();
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 function finishReasonOf(answer: ErnieAnswer): string {
   if (answer.function_call?.name) return "tool_calls";
@@ -44,7 +37,7 @@ const usageOfAnswer = (answer: ErnieAnswer): Usage | null =>
   usageOf(answer.usage?.prompt_tokens, answer.usage?.completion_tokens, answer.usage?.total_tokens);
 
 export function convertErnieResponse(call: RelayCall, bytes: Bytes): ConvertedResponse {
-  const parsed = parse(decoder.decode(bytes));
+  const parsed = jsonOrUndefined(decoder.decode(bytes));
   const error = baiduErrorOf(parsed);
   if (error || !parsed || typeof parsed !== "object") {
     return failedAnswer(error ?? { message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
@@ -70,7 +63,7 @@ export function convertErnieResponse(call: RelayCall, bytes: Bytes): ConvertedRe
 /** One event of an ERNIE stream. */
 export function readErnieEvent(event: SseEvent): VendorStep | undefined {
   if (!event.data) return undefined;
-  const parsed = parse(event.data);
+  const parsed = jsonOrUndefined(event.data);
   const error = baiduErrorOf(parsed);
   if (error) return { error };
   if (!parsed || typeof parsed !== "object") return undefined;

@@ -6,6 +6,7 @@
 // again. Codes from Baidu's "错误码" page and its Qianfan SDK.
 import type { SseEvent, UpstreamErrorDetails } from "../adaptor.ts";
 import { parseOpenAIError } from "../openai-compatible/openai-errors.ts";
+import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 /** Codes that mean our cached access token is no longer accepted (the key may still be good). */
 export const rejectedTokenCodes = new Set([100, 110, 111]);
@@ -42,19 +43,11 @@ export function baiduErrorOf(body: unknown): UpstreamErrorDetails | undefined {
   return undefined;
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 export function parseBaiduError(status: number, body: string): UpstreamErrorDetails {
-  return baiduErrorOf(parse(body)) ?? parseOpenAIError(status, body);
+  return baiduErrorOf(jsonOrUndefined(body)) ?? parseOpenAIError(status, body);
 }
 
 export function baiduStreamError(event: SseEvent): UpstreamErrorDetails | undefined {
   if (!event.data.includes('"error_code"')) return undefined;
-  return baiduErrorOf(parse(event.data));
+  return baiduErrorOf(jsonOrUndefined(event.data));
 }

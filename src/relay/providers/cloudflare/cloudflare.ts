@@ -11,6 +11,7 @@ import { baseUrlOf, createCompatibleAdaptor } from "../openai-compatible/openai-
 import { errorOfBody, openAIStreamError } from "../openai-compatible/openai-errors.ts";
 import { unsupportedEndpoint, withoutFields } from "../openai-format/chat-request.ts";
 import { encodeEmbeddings } from "../openai-format/whole-answer.ts";
+import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 const vendor = { defaultBaseUrl: "https://api.cloudflare.com" };
 
@@ -44,14 +45,6 @@ export function cloudflareError(body: unknown, status: number): UpstreamErrorDet
   return openai && { ...openai, ...typed(Number(openai.code), status) };
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 const compatible = createCompatibleAdaptor({
   kind: 39,
   name: "Cloudflare Workers AI",
@@ -77,14 +70,14 @@ export const cloudflareAdaptor: ProviderAdaptor = {
     const converted = encodeEmbeddings(call, compatible.convertResponse(call, body, contentType));
     if (converted.usage || converted.error) return converted;
     // Cloudflare's envelope can also say {success: false} with a 200.
-    const failed = cloudflareError(parse(new TextDecoder().decode(body)), 502);
+    const failed = cloudflareError(jsonOrUndefined(new TextDecoder().decode(body)), 502);
     return failed ? { ...converted, error: failed } : converted;
   },
   parseError: (status, body) =>
-    cloudflareError(parse(body), status) ?? { message: `bad response status code ${status}`, type: typed(0, status).type, code: "bad_response_status_code", param: String(status) },
+    cloudflareError(jsonOrUndefined(body), status) ?? { message: `bad response status code ${status}`, type: typed(0, status).type, code: "bad_response_status_code", param: String(status) },
   streamError(event: SseEvent) {
     if (!event.data.includes('"errors"')) return openAIStreamError(event);
-    return cloudflareError(parse(event.data), 500);
+    return cloudflareError(jsonOrUndefined(event.data), 500);
   },
   parseModels(body) {
     const models = (JSON.parse(body) as ModelSearch).result ?? [];

@@ -6,6 +6,7 @@
 import type { Bytes, ConvertedResponse, RelayCall, SseEvent, Usage } from "../adaptor.ts";
 import type { VendorStep } from "../openai-format/chunk-stream.ts";
 import { chatCompletion, failedAnswer, usageOf, type ToolCall } from "../openai-format/whole-answer.ts";
+import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 type Units = { input_tokens?: number; output_tokens?: number };
 export type CohereUsage = { billed_units?: Units; tokens?: Units };
@@ -26,16 +27,8 @@ export function cohereUsage(usage: CohereUsage | undefined): Usage | null {
   return usageOf(billed?.input_tokens, billed?.output_tokens) ?? usageOf(usage?.tokens?.input_tokens, usage?.tokens?.output_tokens);
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 export function convertCohereChat(call: RelayCall, bytes: Bytes): ConvertedResponse {
-  const answer = parse(new TextDecoder().decode(bytes)) as CohereAnswer | undefined;
+  const answer = jsonOrUndefined(new TextDecoder().decode(bytes)) as CohereAnswer | undefined;
   if (!answer?.message) return failedAnswer({ message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
   const content = answer.message.content ?? [];
   const text = content.filter((item) => item.type === "text").map((item) => item.text ?? "").join("");
@@ -72,7 +65,7 @@ type StreamEvent = {
 };
 
 export function readCohereEvent(event: SseEvent): VendorStep | undefined {
-  const parsed = parse(event.data) as StreamEvent | undefined;
+  const parsed = jsonOrUndefined(event.data) as StreamEvent | undefined;
   const delta = parsed?.delta;
   const message = delta?.message;
   switch (parsed?.type) {

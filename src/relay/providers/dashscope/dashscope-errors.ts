@@ -4,6 +4,7 @@
 // rate limits (429, retried, never disabling). Codes from Model Studio's error code page.
 import type { SseEvent, UpstreamErrorDetails } from "../adaptor.ts";
 import { parseOpenAIError } from "../openai-compatible/openai-errors.ts";
+import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 function typeOf(code: string): string {
   if (code === "InvalidApiKey") return "authentication_error";
@@ -36,19 +37,11 @@ export function dashScopeErrorOf(body: unknown): UpstreamErrorDetails | undefine
   return { message, type: typeOf(code), code, param: null, status: statusOfCode(code) };
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 export function parseDashScopeError(status: number, body: string): UpstreamErrorDetails {
-  return dashScopeErrorOf(parse(body)) ?? parseOpenAIError(status, body);
+  return dashScopeErrorOf(jsonOrUndefined(body)) ?? parseOpenAIError(status, body);
 }
 
 export function dashScopeStreamError(event: SseEvent): UpstreamErrorDetails | undefined {
   if (event.event !== "error" && !event.data.includes('"code"')) return undefined;
-  return dashScopeErrorOf(parse(event.data)) ?? (event.event === "error" ? parseOpenAIError(500, event.data) : undefined);
+  return dashScopeErrorOf(jsonOrUndefined(event.data)) ?? (event.event === "error" ? parseOpenAIError(500, event.data) : undefined);
 }

@@ -5,6 +5,7 @@
 import type { SseEvent } from "../adaptor.ts";
 import type { ToolCallDelta, VendorStep } from "../openai-format/chunk-stream.ts";
 import { fastgptError } from "./fastgpt-errors.ts";
+import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 type Chunk = {
   choices?: {
@@ -13,18 +14,10 @@ type Chunk = {
   }[];
 };
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 export function readFastgptEvent(event: SseEvent): VendorStep | undefined {
-  if (event.event === "error") return { error: fastgptError(parse(event.data), 500) ?? { message: event.data || "error", type: "upstream_error", code: null, param: null, status: 500 } };
+  if (event.event === "error") return { error: fastgptError(jsonOrUndefined(event.data), 500) ?? { message: event.data || "error", type: "upstream_error", code: null, param: null, status: 500 } };
   if (event.data === "[DONE]") return { end: true };
-  const chunk = parse(event.data) as Chunk | undefined;
+  const chunk = jsonOrUndefined(event.data) as Chunk | undefined;
   const choice = chunk?.choices?.[0];
   if (!choice) return undefined;
   const tools: ToolCallDelta[] = (choice.delta?.tool_calls ?? []).map((tool, position) => ({

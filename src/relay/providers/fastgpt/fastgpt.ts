@@ -14,6 +14,7 @@ import { unsupportedEndpoint } from "../openai-format/chat-request.ts";
 import { createChunkStream } from "../openai-format/chunk-stream.ts";
 import { fastgptError } from "./fastgpt-errors.ts";
 import { readFastgptEvent } from "./fastgpt-stream.ts";
+import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 const vendor = { defaultBaseUrl: "https://api.fastgpt.in" };
 
@@ -30,14 +31,6 @@ function withAppId(call: RelayCall, appId: string | undefined): RelayCall {
   if (!appId || !call.json || call.json.appId === appId) return call;
   const json = { ...call.json, appId };
   return { ...call, json, rawBody: new TextEncoder().encode(JSON.stringify(json)) };
-}
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 const compatible = createCompatibleAdaptor({
@@ -59,7 +52,7 @@ const compatible = createCompatibleAdaptor({
  * sends no `object` and an empty `model` (its stream is re-sent as the relay's own chunks).
  */
 function withoutUsage(call: RelayCall, converted: ConvertedResponse, body: Bytes): ConvertedResponse {
-  const parsed = parse(new TextDecoder().decode(body)) as Record<string, unknown> | undefined;
+  const parsed = jsonOrUndefined(new TextDecoder().decode(body)) as Record<string, unknown> | undefined;
   if (!parsed || typeof parsed !== "object") return { ...converted, usage: null };
   delete parsed.usage;
   const answer = { ...parsed, object: "chat.completion", model: parsed.model || call.model };
@@ -72,16 +65,16 @@ export const fastgptAdaptor: ProviderAdaptor = {
   convertResponse(call, body, contentType) {
     const converted = compatible.convertResponse(call, body, contentType);
     if (converted.error) return converted;
-    const failed = fastgptError(parse(new TextDecoder().decode(body)), 500);
+    const failed = fastgptError(jsonOrUndefined(new TextDecoder().decode(body)), 500);
     return failed ? { ...converted, usage: null, error: failed } : withoutUsage(call, converted, body);
   },
   createStreamConverter: (call, countCompletion) => createChunkStream(call, countCompletion, readFastgptEvent),
   parseError(status, body) {
-    const parsed = parse(body);
+    const parsed = jsonOrUndefined(body);
     return fastgptError(parsed, status) ?? errorOfBody(parsed) ?? { message: `bad response status code ${status}`, type: "upstream_error", code: "bad_response_status_code", param: String(status) };
   },
   streamError(event: SseEvent) {
-    if (event.event === "error") return fastgptError(parse(event.data), 500) ?? { message: event.data || "error", type: "upstream_error", code: null, param: null, status: 500 };
+    if (event.event === "error") return fastgptError(jsonOrUndefined(event.data), 500) ?? { message: event.data || "error", type: "upstream_error", code: null, param: null, status: 500 };
     return openAIStreamError(event);
   },
 };

@@ -8,6 +8,7 @@ import type { Bytes, ConvertedResponse, RelayCall, SseEvent } from "../adaptor.t
 import type { ToolCallDelta, VendorStep, VendorStreamReader } from "../openai-format/chunk-stream.ts";
 import { chatCompletion, embeddingList, failedAnswer, usageOf, type ToolCall } from "../openai-format/whole-answer.ts";
 import { tencentErrorOf } from "./hunyuan-errors.ts";
+import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 type HunyuanToolCall = { Id?: string; Type?: string; Index?: number; Function?: { Name?: string; Arguments?: string } };
 type HunyuanChoice = {
@@ -19,14 +20,6 @@ type HunyuanUsage = { PromptTokens?: number; CompletionTokens?: number; TotalTok
 type HunyuanResponse = { Id?: string; Choices?: HunyuanChoice[]; Usage?: HunyuanUsage; Data?: { Embedding?: number[]; Index?: number }[] };
 
 const decoder = new TextDecoder();
-
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 export function finishReasonOf(reason: string | undefined): string | undefined {
   if (!reason) return undefined;
@@ -40,7 +33,7 @@ const usage = (value: HunyuanUsage | undefined) => usageOf(value?.PromptTokens, 
 const unreadable = () => failedAnswer({ message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
 
 export function convertHunyuanResponse(call: RelayCall, bytes: Bytes): ConvertedResponse {
-  const parsed = parse(decoder.decode(bytes)) as { Response?: HunyuanResponse } | undefined;
+  const parsed = jsonOrUndefined(decoder.decode(bytes)) as { Response?: HunyuanResponse } | undefined;
   const error = tencentErrorOf(parsed);
   if (error) return failedAnswer(error);
   const response = parsed?.Response;
@@ -73,7 +66,7 @@ export function hunyuanStreamReader(): VendorStreamReader {
   const indexOfId = new Map<string, number>();
   return (event: SseEvent): VendorStep | undefined => {
     if (event.data === "" || event.data === "[DONE]") return undefined;
-    const parsed = parse(event.data) as HunyuanResponse | undefined;
+    const parsed = jsonOrUndefined(event.data) as HunyuanResponse | undefined;
     if (!parsed) return undefined;
     const error = tencentErrorOf(parsed);
     if (error) return { error };

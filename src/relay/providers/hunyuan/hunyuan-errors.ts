@@ -7,6 +7,7 @@
 // (tencentcloud-sdk hunyuan/v20230901 errors).
 import type { SseEvent, UpstreamErrorDetails } from "../adaptor.ts";
 import { parseOpenAIError } from "../openai-compatible/openai-errors.ts";
+import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 type Verdict = { status: number; type: string };
 
@@ -64,19 +65,11 @@ export function tencentErrorOf(body: unknown): UpstreamErrorDetails | undefined 
   return undefined;
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 export function parseHunyuanError(status: number, body: string): UpstreamErrorDetails {
-  return tencentErrorOf(parse(body)) ?? parseOpenAIError(status, body);
+  return tencentErrorOf(jsonOrUndefined(body)) ?? parseOpenAIError(status, body);
 }
 
 export function hunyuanStreamError(event: SseEvent): UpstreamErrorDetails | undefined {
   if (!event.data.includes('"Error')) return undefined;
-  return tencentErrorOf(parse(event.data));
+  return tencentErrorOf(jsonOrUndefined(event.data));
 }

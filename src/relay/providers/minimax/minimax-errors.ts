@@ -5,6 +5,7 @@
 // (disabled, and retried elsewhere), 1026/1027 sensitive content, 2013 invalid parameters.
 import type { SseEvent, UpstreamErrorDetails } from "../adaptor.ts";
 import { parseOpenAIError } from "../openai-compatible/openai-errors.ts";
+import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 export function minimaxVerdict(code: number): { status: number; type: string } {
   if (code === 1004 || code === 2049) return { status: 401, type: "authentication_error" };
@@ -27,19 +28,11 @@ export function minimaxErrorOf(body: unknown): UpstreamErrorDetails | undefined 
   return { message, code, param: null, ...minimaxVerdict(code) };
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 export function parseMinimaxError(status: number, body: string): UpstreamErrorDetails {
-  return minimaxErrorOf(parse(body)) ?? parseOpenAIError(status, body);
+  return minimaxErrorOf(jsonOrUndefined(body)) ?? parseOpenAIError(status, body);
 }
 
 export function minimaxStreamError(event: SseEvent): UpstreamErrorDetails | undefined {
   if (!event.data.includes('"base_resp"')) return undefined;
-  return minimaxErrorOf(parse(event.data));
+  return minimaxErrorOf(jsonOrUndefined(event.data));
 }

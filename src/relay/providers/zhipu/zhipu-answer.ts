@@ -6,6 +6,7 @@ import type { Bytes, ConvertedResponse, RelayCall, SseEvent, UpstreamErrorDetail
 import type { VendorStep } from "../openai-format/chunk-stream.ts";
 import { chatCompletion, failedAnswer, usageOf } from "../openai-format/whole-answer.ts";
 import { zhipuError } from "./zhipu-errors.ts";
+import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 type V3Usage = { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
 type V3Answer = {
@@ -17,19 +18,11 @@ type V3Answer = {
 
 const decoder = new TextDecoder();
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** invoke quotes the content as a JSON string ("\"…\""); the quoting is undone. */
 export function unquote(content: string): string {
   const trimmed = content.trim();
   if (trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"')) {
-    const value = parse(trimmed);
+    const value = jsonOrUndefined(trimmed);
     if (typeof value === "string") return value.trim();
   }
   return content;
@@ -45,7 +38,7 @@ export function v3ErrorOf(body: unknown): UpstreamErrorDetails | undefined {
 }
 
 export function parseV3Error(status: number, body: string): UpstreamErrorDetails {
-  const parsed = parse(body);
+  const parsed = jsonOrUndefined(body);
   const error = v3ErrorOf(parsed);
   if (error) return error;
   const message = (parsed as { msg?: string; message?: string } | undefined)?.msg ?? (parsed as { message?: string } | undefined)?.message;
@@ -53,7 +46,7 @@ export function parseV3Error(status: number, body: string): UpstreamErrorDetails
 }
 
 export function convertV3Response(call: RelayCall, bytes: Bytes): ConvertedResponse {
-  const parsed = parse(decoder.decode(bytes)) as V3Answer | undefined;
+  const parsed = jsonOrUndefined(decoder.decode(bytes)) as V3Answer | undefined;
   const error = v3ErrorOf(parsed);
   if (error || !parsed?.data) return failedAnswer(error ?? { message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
   const data = parsed.data;
@@ -72,7 +65,7 @@ export function convertV3Response(call: RelayCall, bytes: Bytes): ConvertedRespo
 function metaOf(raw: string): { usage?: V3Usage; task_status?: string } | undefined {
   const line = raw.split(/\r?\n/).find((text) => text.startsWith("meta:"));
   if (!line) return undefined;
-  return parse(line.slice(5).trim()) as { usage?: V3Usage } | undefined;
+  return jsonOrUndefined(line.slice(5).trim()) as { usage?: V3Usage } | undefined;
 }
 
 export function readV3Event(event: SseEvent): VendorStep | undefined {
