@@ -4,6 +4,8 @@
 //   3. unit tests (pure code)                          bun test tests/unit src islands
 //   4. API and relay suites on SQLite                  bun test tests/api tests/relay
 //   5. the same suites on PostgreSQL                   when TEST_PG_URL is set (CI sets it)
+//   5b. the fast cases of the fault and attack suite   bun test <fastFaultCases> (all of it, with the
+//      10-minute soak and thousands of fuzzed inputs: `npm run test:faults`, docs/RELIABILITY.md)
 //   6. browser suites (Playwright + Debian Chromium)   bun test tests/console
 //   7. the single executable, built once, copied alone into an empty folder, and tested as shipped:
 //      its own checks (tests/build), then the relay, session, token and channel suites
@@ -46,6 +48,14 @@ const executableSuites = [
   "tests/api/tokens.test.ts",
   "tests/api/channels.test.ts",
 ];
+/** The fault suite's cases that take seconds (fuzzing at a few hundred inputs, no soak). */
+const fastFaultCases = [
+  "tests/faults/fuzz-relay.test.ts",
+  "tests/faults/fuzz-api.test.ts",
+  "tests/faults/leaving-clients.test.ts",
+  "tests/faults/bad-upstreams.test.ts",
+  "tests/faults/kill-nine.test.ts",
+];
 const executableBrowserSuites = ["tests/console/pages-tour.test.ts", "tests/console/channels.test.ts"];
 
 /** Built once per run and shared by the executable steps; its folder is removed at the end. */
@@ -71,6 +81,7 @@ const steps: Step[] = [
     isTest: true,
     when: () => (process.env.TEST_PG_URL ? true : "TEST_PG_URL is not set: the PostgreSQL run is skipped (CI sets it)"),
   },
+  { name: "faults", command: [...bunTest, ...fastFaultCases], env: { FAULTS_FUZZ_RUNS: "300" }, isTest: true },
   { name: "console", command: [...bunTest, ...folders("tests/console")], isTest: true },
   {
     name: "executable",

@@ -7,6 +7,7 @@
 //   trackStream            a relay stream opened (end() when it closed)
 //   observeLedgerCommit    the ledger wrote one batch
 //   registerCacheSize      a cache says how to read its size (read when scraped)
+//   registerReservations   the open reservations say how to read their count and sum
 //
 // Labels stay bounded: routes are the registered patterns (never raw paths), models are named
 // only once a channel was chosen for them (so they come from the operators' lists; callers fold
@@ -45,6 +46,9 @@ const ledgerCommit = new HistogramFamily(
   [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
 );
 const cacheSizes = new SampledGauge("switchyard_cache_entries", "Entries held by each in-process cache", "cache");
+// What this instance holds reserved and not yet settled or released: 0 at quiescence (the fault
+// suite's ledger check reads it after every case).
+const reservations = new SampledGauge("switchyard_reservations_open", "Reservations of this instance still open, as a count and as quota", "measure");
 let streamsOpen = 0;
 const streamsInFlight = {
   name: "switchyard_relay_streams_in_flight",
@@ -57,7 +61,7 @@ const streamsInFlight = {
   reset() {},
 };
 
-for (const metric of [requests, relayDuration, firstToken, upstreamErrors, quotaConsumed, ledgerBatchSize, ledgerCommit, cacheSizes, streamsInFlight]) {
+for (const metric of [requests, relayDuration, firstToken, upstreamErrors, quotaConsumed, ledgerBatchSize, ledgerCommit, cacheSizes, reservations, streamsInFlight]) {
   registry.registerMetric(metric as never);
 }
 
@@ -130,6 +134,11 @@ export function observeLedgerCommit(moves: number, seconds: number): void {
 
 export function registerCacheSize(cache: string, size: () => number): void {
   cacheSizes.sample(cache, size);
+}
+
+export function registerReservations(count: () => number, quota: () => number): void {
+  reservations.sample("count", count);
+  reservations.sample("quota", quota);
 }
 
 export const metricsContentType = registry.contentType;

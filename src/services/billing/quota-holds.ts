@@ -19,6 +19,7 @@
 //   used_quota = Σ consumption logs (user, token, channel), request_count = their number;
 //   concurrent spending never exceeds the balance plus the estimates in flight beyond it.
 import { AppError } from "../../errors/app-error.ts";
+import { registerReservations } from "../../metrics/metrics.ts";
 import { readBalances } from "./balance-snapshot.ts";
 import { batchesIdle, settleInBatch } from "./ledger-batch.ts";
 import type { SettledBalances, Settlement } from "./ledger-moves.ts";
@@ -106,6 +107,14 @@ export async function releaseHold(requestId: string): Promise<boolean> {
   await track(reservationBook().released(reservation));
   return true;
 }
+
+/** The quota this instance holds reserved and not yet settled or released. */
+export function openHoldsQuota(): number {
+  let sum = 0;
+  for (const reservation of open.values()) sum += reservation.amount;
+  return sum;
+}
+registerReservations(openHolds, openHoldsQuota);
 
 /** Holds of this instance not yet settled or released. */
 export function openHolds(): number {

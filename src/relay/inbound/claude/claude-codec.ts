@@ -35,6 +35,11 @@ export const claudeCodec: InboundCodec = {
     const maxTokens = body.max_tokens;
     if (maxTokens === undefined || maxTokens === null) throw invalid("缺少必填字段 {{field}}", { field: "max_tokens" });
     if (typeof maxTokens !== "number" || !Number.isInteger(maxTokens) || maxTokens < 1 || maxTokens > 2 ** 30) throw invalid("max_tokens 无效");
+    // Each tool is an object (a null among them crashed the conversion: a 500 found by the fuzz suite).
+    const tools = body.tools;
+    if (tools !== undefined && tools !== null && (!Array.isArray(tools) || tools.some((tool) => typeof tool !== "object" || tool === null || Array.isArray(tool)))) {
+      throw invalid("字段 {{field}} 无效", { field: "tools" });
+    }
     return { model, stream: body.stream === true, maxTokens };
   },
   toChat: claudeToChat,
