@@ -9,6 +9,7 @@ import { showToast } from "../console/toasts.ts";
 import type { Language } from "../../src/i18n/languages.ts";
 import { moneyTranslator, type MoneyTranslate } from "../shared/money-translator.ts";
 import { granularitySpans, quotaByModelOverTime, totals, totalsBy, type Granularity, type UsageRow } from "./usage-series.ts";
+import { formatDollars } from "../../src/console/format.ts";
 
 export type DashboardProps = {
   language: Language;
@@ -158,7 +159,7 @@ export function Dashboard(props: DashboardProps) {
 
   const sum = totals(rows);
   const charts = useMemo(() => options(rows, granularity, props, t), [rows, granularity]);
-  const quotaText = props.displayInCurrency ? `$${(sum.quota / props.quotaPerUnit).toFixed(2)}` : String(sum.quota);
+  const quotaText = props.displayInCurrency ? formatDollars(sum.quota / props.quotaPerUnit) : String(sum.quota);
 
   return (
     <div className="flex flex-col gap-4">

@@ -1,6 +1,7 @@
 // Tags group channels for the tag view: set a tag on several channels, enable or disable all
 // channels of a tag, and edit their shared fields at once (spec §5 Tag edit).
-import { eq, inArray, type SQL } from "drizzle-orm";
+import { and, eq, inArray, notInArray, type SQL } from "drizzle-orm";
+import { unrelayableKinds } from "../../relay/relayable-kinds.ts";
 import { invalid } from "../../errors/app-error.ts";
 import { t, transact } from "../../store/client.ts";
 import { run } from "../../store/transact.ts";
@@ -38,7 +39,10 @@ export async function setTagOfChannels(body: { ids?: unknown; tag?: unknown }): 
 /** POST /api/channel/tag/enabled and /disabled {tag}: every channel of the tag at once. */
 export async function setTagStatus(body: { tag?: unknown }, enabled: boolean): Promise<number> {
   const tag = tagOf(body.tag);
-  return updateChannelsWhere(eq(t.channels.tag, tag), { status: enabled ? 1 : 2 });
+  // Enabling skips the channels of a kind this build cannot relay (they could never answer).
+  const unrelayable = unrelayableKinds();
+  const where = enabled && unrelayable.length > 0 ? and(eq(t.channels.tag, tag), notInArray(t.channels.type, unrelayable))! : eq(t.channels.tag, tag);
+  return updateChannelsWhere(where, { status: enabled ? 1 : 2 });
 }
 
 type TagEdit = {

@@ -29,7 +29,7 @@ function ChannelRow(props: { context: PageContext; channel: ChannelView; batch: 
   const { context, channel, batch } = props;
   const { t, status } = context;
   return (
-    <tr class={channel.status === 1 ? "" : "bg-base-200/70 text-base-content/70"} data-channel-row={String(channel.id)}>
+    <tr class={`whitespace-nowrap ${channel.status === 1 ? "" : "bg-base-200/70 text-base-content/70"}`} data-channel-row={String(channel.id)}>
       {batch ? (
         <td>
           <input type="checkbox" class="checkbox checkbox-sm" data-row value={String(channel.id)} aria-label={channel.name} />
@@ -39,10 +39,10 @@ function ChannelRow(props: { context: PageContext; channel: ChannelView; batch: 
       )}
       <td safe>{String(channel.id)}</td>
       <td class={props.child ? "pl-6" : ""}>
-        <span class="font-medium whitespace-nowrap" safe>{channel.name}</span>
+        <span class="inline-block max-w-48 truncate align-middle font-medium whitespace-nowrap" title={channel.name} safe>{channel.name}</span>
       </td>
       <td>
-        <span class="flex flex-wrap gap-1">
+        <span class="flex max-w-40 flex-nowrap gap-1 overflow-hidden" title={channel.group}>
           {splitList(channel.group).map((group) => (
             <span class="badge badge-sm badge-outline" safe>{group}</span>
           ))}
@@ -79,7 +79,7 @@ function TagRow(props: { context: PageContext; tag: string; members: ChannelView
       <td><NumberCell t={t} name="priority" value={members[0]!.priority} tag={tag} /></td>
       <td><NumberCell t={t} name="weight" value={members[0]!.weight} tag={tag} /></td>
       <td>
-        <div class="flex flex-wrap gap-1">
+        <div class="flex flex-nowrap gap-1 whitespace-nowrap">
           <button type="button" class="btn btn-ghost btn-xs" data-api-call="POST /api/channel/tag/enabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
             {t("启用全部")}
           </button>
@@ -157,7 +157,8 @@ export async function ChannelTable(props: { context: PageContext }): Promise<JSX
   return (
     <div id={channelTableId} hx-get={`${url.pathname}${url.search}`} hx-trigger="refresh" hx-target="this" hx-swap="outerHTML">
       {options.batch ? <BatchButtons context={context} /> : ""}
-      <div class="overflow-x-auto">
+      {/* Wide screens need no scrolling (rows are compact), and row menus must not be clipped. */}
+      <div class="overflow-x-auto lg:overflow-visible">
         <table class="table table-sm">
           <thead>
             <tr>
