@@ -227,6 +227,8 @@ describe("channel page", () => {
     });
 
     await step(page, "copy", async () => {
+      // Copy lives in the row's "more" menu (issue 17: two actions visible, the rest in a menu).
+      await rowOf(id).getByLabel("更多操作").click();
       await rowOf(id).getByRole("button", { name: "复制" }).click();
       await page.locator("#channel-table").getByText("row-tools-edited_复制", { exact: true }).waitFor();
       const copies = await server.store.query<{ key: string; models: string }>("select key, models from channels where name = 'row-tools-edited_复制'");
