@@ -45,7 +45,7 @@ export function StatusCell(props: { t: Translate; channel: ChannelView }) {
     return (
       <span class="flex items-center gap-1 whitespace-nowrap">
         <span class="badge badge-sm badge-warning whitespace-nowrap" title={title} safe>{t("自动禁用")}</span>
-        {why ? <span class="text-base-content/60 inline-block max-w-28 truncate text-xs" title={title} safe>{why.reason}</span> : ""}
+        {why ? <span class="text-base-content/60 inline-block max-w-16 truncate text-xs" title={title} safe>{why.reason}</span> : ""}
       </span>
     );
   }
@@ -70,19 +70,23 @@ export function ResponseTimeCell(props: { t: Translate; channel: ChannelView }) 
 
 export function QuotaCell(props: { t: Translate; channel: ChannelView; status: SystemStatus }) {
   const { t, channel, status } = props;
+  const used = formatQuotaDisplay(channel.used_quota, status);
+  const remaining = formatDollars(channel.balance);
   return (
+    // The header says 已用/剩余; the labels live in the titles so the cell stays one short line.
     <span class="flex items-center gap-1 text-xs whitespace-nowrap">
-      <span safe>{t("已用：{{amount}}", { amount: formatQuotaDisplay(channel.used_quota, status) })}</span>
-      <span class="text-base-content/40">{"·"}</span>
+      <span title={t("已用：{{amount}}", { amount: used })} data-used safe>{used}</span>
+      <span class="text-base-content/40">{"/"}</span>
       <button
         type="button"
         class="link link-hover text-left"
-        title={t("点击更新余额")}
+        title={`${t("剩余：{{amount}}", { amount: remaining })} · ${t("点击更新余额")}`}
         data-api-call={`GET /api/channel/update_balance/${channel.id}/`}
         data-success={refreshTable}
+        data-remaining
         safe
       >
-        {t("剩余：{{amount}}", { amount: formatDollars(channel.balance) })}
+        {remaining}
       </button>
     </span>
   );
@@ -99,7 +103,7 @@ export function NumberCell(props: { t: Translate; name: "priority" | "weight"; v
       value={String(value)}
       min={name === "priority" ? "-999" : "0"}
       // Reads as a plain number until hovered or focused: edited in place, saved on change.
-      class="input input-ghost input-xs hover:border-base-300 w-14 px-1 text-center"
+      class="input input-ghost input-xs hover:border-base-300 w-12 px-1 text-center"
       aria-label={name === "priority" ? t("优先级") : t("权重")}
       data-api-change={tagRow ? "PUT /api/channel/tag" : "PUT /api/channel/"}
       data-body={JSON.stringify(tagRow ? { tag: props.tag } : { id: props.channelId })}
