@@ -80,7 +80,7 @@ export function QuotaCell(props: { t: Translate; channel: ChannelView; status: S
       <button
         type="button"
         class="link link-hover text-left"
-        title={`${t("剩余：{{amount}}", { amount: remaining })} · ${t("点击更新余额")}`}
+        title={t("剩余：{{amount}}，点击更新余额", { amount: remaining })}
         data-api-call={`GET /api/channel/update_balance/${channel.id}/`}
         data-success={refreshTable}
         data-remaining
