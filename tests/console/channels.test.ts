@@ -81,6 +81,7 @@ describe("channel page", () => {
       const tagRow = page.locator('tr[data-tag-row="team-x"]');
       await tagRow.waitFor();
       await saveScreenshot(page, "manage-channel-tags-zh");
+      await tagRow.getByLabel("更多操作").click();
       await tagRow.getByRole("button", { name: "禁用全部" }).click();
       await page.locator('tr[data-tag-row="team-x"]', { hasText: "0/2 已启用" }).waitFor();
       const statuses = await server.store.query<{ status: number }>("select status from channels where tag = 'team-x'");
@@ -106,6 +107,7 @@ describe("channel page", () => {
       await tagPriority.press("Enter");
       for (let tries = 0; tries < 50 && (await priorities()).join() !== "7,7"; tries++) await Bun.sleep(100);
       expect(await priorities()).toEqual([7, 7]);
+      await page.locator('tr[data-tag-row="team-x"]').getByLabel("更多操作").click();
       await page.locator('tr[data-tag-row="team-x"]').getByRole("button", { name: "启用全部" }).click();
       await page.locator('tr[data-tag-row="team-x"]', { hasText: "2/2 已启用" }).waitFor();
       const statuses = await server.store.query<{ status: number }>("select status from channels where tag = 'team-x'");

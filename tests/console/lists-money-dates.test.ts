@@ -108,6 +108,24 @@ describe("tables, numbers and time", () => {
         await saveScreenshot(page, `lists-channel-rows-${language}`);
         await page.keyboard.press("Escape");
       });
+      await step(page, `channel-tag-rows-${language}`, async () => {
+        await server.store.query("update channels set tag = 'team-blue' where name in ('compact-a', 'compact-c')");
+        await page.goto("/channel?tag_mode=true");
+        await page.locator('#channel-table tr[data-tag-row="team-blue"]').waitFor();
+        const fits = await page.locator("#channel-table table").evaluate((table) => ({
+          right: table.getBoundingClientRect().right,
+          scroll: table.parentElement!.scrollWidth,
+          client: table.parentElement!.clientWidth,
+          documentScroll: document.documentElement.scrollWidth,
+          viewport: window.innerWidth,
+        }));
+        expect(fits.scroll).toBeLessThanOrEqual(fits.client + 1);
+        expect(fits.documentScroll).toBeLessThanOrEqual(fits.viewport);
+        const heights = await page.locator("#channel-table tbody tr").evaluateAll((rows) => rows.map((row) => row.getBoundingClientRect().height));
+        for (const height of heights) expect(height).toBeLessThan(56);
+        await saveScreenshot(page, `lists-channel-tag-rows-${language}`);
+        await server.store.query("update channels set tag = null");
+      });
       if (language === "zh") {
         await step(page, "priority-in-place", async () => {
           const row = page.locator("#channel-table tr[data-channel-row]").first();

@@ -79,16 +79,26 @@ function TagRow(props: { context: PageContext; tag: string; members: ChannelView
       <td><NumberCell t={t} name="priority" value={members[0]!.priority} tag={tag} /></td>
       <td><NumberCell t={t} name="weight" value={members[0]!.weight} tag={tag} /></td>
       <td>
-        <div class="flex flex-nowrap gap-1 whitespace-nowrap">
-          <button type="button" class="btn btn-ghost btn-xs" data-api-call="POST /api/channel/tag/enabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
-            {t("启用全部")}
-          </button>
-          <button type="button" class="btn btn-ghost btn-xs" data-api-call="POST /api/channel/tag/disabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
-            {t("禁用全部")}
-          </button>
+        {/* Like a channel row: the usual action visible, enabling and disabling all in the menu. */}
+        <div class="flex flex-nowrap items-center gap-1 whitespace-nowrap">
           <button type="button" class="btn btn-ghost btn-xs" hx-get={`/channel?tag_edit=${encodeURIComponent(tag)}`} hx-target="#channel-dialog-slot" hx-swap="innerHTML" safe>
             {t("编辑标签")}
           </button>
+          <details class="dropdown dropdown-end">
+            <summary class="btn btn-ghost btn-xs" aria-label={t("更多操作")} title={t("更多操作")}>{"⋯"}</summary>
+            <ul class="menu dropdown-content bg-base-100 rounded-box z-20 w-36 p-2 shadow">
+              <li>
+                <button type="button" data-api-call="POST /api/channel/tag/enabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
+                  {t("启用全部")}
+                </button>
+              </li>
+              <li>
+                <button type="button" data-api-call="POST /api/channel/tag/disabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
+                  {t("禁用全部")}
+                </button>
+              </li>
+            </ul>
+          </details>
         </div>
       </td>
     </tr>
