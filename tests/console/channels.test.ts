@@ -221,6 +221,8 @@ describe("channel page", () => {
     });
 
     await step(page, "priority-in-place", async () => {
+      // The test above refreshes the table after its toast: a field filled before that swap is gone.
+      await page.waitForLoadState("networkidle");
       await rowOf(id).locator('input[name="priority"]').fill("7");
       await rowOf(id).locator('input[name="priority"]').press("Tab");
       const priority = async () => Number((await server.store.query<{ priority: number }>("select priority from channels where id = ?", id))[0]!.priority);
