@@ -71,7 +71,8 @@ const toInput = formatLocalTime;
 const fromInput = (value: string) => parseLocalTime(value) ?? Math.floor(new Date(value).getTime() / 1000);
 
 function options(rows: UsageRow[], granularity: Granularity, props: DashboardProps, t: MoneyTranslate) {
-  const money = (quota: number) => (props.displayInCurrency ? Number((quota / props.quotaPerUnit).toFixed(4)) : quota);
+  // Significant digits, not fixed decimals: a day of tiny calls must not chart as zero.
+  const money = (quota: number) => (props.displayInCurrency ? Number((quota / props.quotaPerUnit).toPrecision(6)) : quota);
   const overTime = quotaByModelOverTime(rows, granularity);
   const byModel = totalsBy(rows, (row) => row.model_name);
   const byUser = totalsBy(rows, (row) => row.username || String(row.user_id)).slice(0, 10);
