@@ -8,6 +8,7 @@ import { internalErrorEnvelope, toEnvelope } from "./errors/to-envelope.ts";
 import { toOpenAIError } from "./errors/to-openai-error.ts";
 import { createAuthGuard } from "./http/auth-guard.ts";
 import { discardUnreadBody } from "./http/read-body.ts";
+import { sessionJwtPlugin, type SessionJwt } from "./http/session.ts";
 import { requestTranslator } from "./http/request-language.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import type { WebDeps } from "./http/web-deps.ts";
@@ -25,6 +26,8 @@ import { useProviderEndpoints } from "./services/auth/provider-endpoints.ts";
 export function createApp(config: Config, sessionSecret: string) {
   useProviderEndpoints(config.endpoints);
   const deps: WebDeps = { config, auth: createAuthGuard(sessionSecret) };
+  // The error handler has no route context: it verifies the session cookie itself.
+  const sessionJwt = sessionJwtPlugin(sessionSecret).decorator.sessionJwt as unknown as SessionJwt;
   // The API reference describes the routes this very app registered (read when first asked).
   const routes = () => app.routes;
   const app = new Elysia()
@@ -56,7 +59,7 @@ export function createApp(config: Config, sessionSecret: string) {
           });
         }
         set.status = 404;
-        return renderErrorPage(request, 404);
+        return renderErrorPage(request, 404, sessionJwt);
       }
       if ((code === "PARSE" && !isAppError(error)) || code === "VALIDATION") {
         if (face === "relay") {
@@ -82,7 +85,7 @@ export function createApp(config: Config, sessionSecret: string) {
         return json(status, body);
       }
       set.status = 500;
-      return renderErrorPage(request, 500);
+      return renderErrorPage(request, 500, sessionJwt);
     })
     .use(metricsRoutes(config))
     .use(relayApp(deps))

@@ -21,6 +21,8 @@ import { ModelPicker } from "./model-picker.tsx";
 export type ChannelDrawerProps = {
   language: Language;
   groups: string[];
+  /** Kinds this build cannot relay (src/relay/relayable-kinds.ts): listed, marked and not selectable. */
+  unrelayable?: number[];
   /** Open at once: /channel/add ("add") or /channel/edit/{id} (the id). */
   initial?: "add" | number;
 };
@@ -133,11 +135,14 @@ export function ChannelDrawer(props: ChannelDrawerProps) {
               value={form.type}
               onChange={(event) => setForm((current) => (editId === undefined ? withType(current, Number(event.target.value)) : { ...current, type: Number(event.target.value) }))}
             >
-              {channelTypes.map((type) => (
-                <option key={type.value} value={type.value}>
-                  {t(type.name)}
-                </option>
-              ))}
+              {channelTypes.map((type) => {
+                const unsupported = props.unrelayable?.includes(type.value) ?? false;
+                return (
+                  <option key={type.value} value={type.value} disabled={unsupported && form.type !== type.value}>
+                    {unsupported ? t("{{name}}（暂不支持）", { name: t(type.name) }) : t(type.name)}
+                  </option>
+                );
+              })}
             </select>
           </Field>
           {info?.notice ? <div className="alert alert-info text-sm">{t(info.notice)}</div> : null}

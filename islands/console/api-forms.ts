@@ -23,6 +23,9 @@ export function formToJson(form: HTMLFormElement): Record<string, unknown> {
       if (element.checked) body[element.name] = element.value;
     } else if (element.dataset.jsonType === "number") {
       body[element.name] = element.value === "" ? 0 : Number(element.value);
+    } else if (element.dataset.jsonType === "datetime" && element.dataset.never && form.querySelector<HTMLInputElement>(element.dataset.never)?.checked) {
+      // The field's "never" switch is on (date-pickers.ts).
+      body[element.name] = -1;
     } else if (element.dataset.jsonType === "datetime") {
       // Local "yyyy-MM-dd HH:mm:ss" (or -1) becomes unix seconds; anything else goes as typed so
       // the server answers with the specification's message.

@@ -106,7 +106,15 @@ export function installFormHelpers(): void {
     if (!target) return;
     if (element.dataset.setTime !== undefined) {
       const seconds = Number(element.dataset.setTime);
-      target.value = seconds === -1 ? "-1" : formatLocalTime(Math.floor(Date.now() / 1000) + seconds);
+      const never = target.dataset.never ? document.querySelector<HTMLInputElement>(target.dataset.never) : null;
+      if (never) {
+        // A field with a "never" switch: -1 turns it on, a duration turns it off (date-pickers.ts).
+        never.checked = seconds === -1;
+        never.dispatchEvent(new Event("change", { bubbles: true }));
+        if (seconds !== -1) target.value = formatLocalTime(Math.floor(Date.now() / 1000) + seconds);
+      } else {
+        target.value = seconds === -1 ? "-1" : formatLocalTime(Math.floor(Date.now() / 1000) + seconds);
+      }
     } else {
       target.value = element.dataset.setValue ?? "";
     }

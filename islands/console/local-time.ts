@@ -18,3 +18,16 @@ export function parseLocalTime(text: string): number | undefined {
   if (date.getMonth() !== month - 1 || date.getDate() !== day) return undefined;
   return Math.floor(date.getTime() / 1000);
 }
+
+/** The value a native date-time picker (<input type="datetime-local" step="1">) takes for a typed time. */
+export function toPickerValue(text: string): string {
+  const seconds = parseLocalTime(text);
+  return seconds === undefined || seconds < 0 ? "" : formatLocalTime(seconds).replace(" ", "T");
+}
+
+/** A native picker's "yyyy-MM-ddTHH:mm[:ss]" in the console's one format, "yyyy-MM-dd HH:mm:ss". */
+export function fromPickerValue(value: string): string {
+  const [date, time = ""] = value.split("T");
+  if (!date || !time) return "";
+  return `${date} ${time.length === 5 ? `${time}:00` : time.slice(0, 8)}`;
+}

@@ -9,6 +9,9 @@ import { showToast } from "../console/toasts.ts";
 import type { Language } from "../../src/i18n/languages.ts";
 import { moneyTranslator, type MoneyTranslate } from "../shared/money-translator.ts";
 import { granularitySpans, quotaByModelOverTime, totals, totalsBy, type Granularity, type UsageRow } from "./usage-series.ts";
+import { formatDollars } from "../../src/console/format.ts";
+import { formatLocalTime, parseLocalTime } from "../console/local-time.ts";
+import { DateTimeInput } from "../shared/date-time-input.tsx";
 
 export type DashboardProps = {
   language: Language;
@@ -20,6 +23,9 @@ export type DashboardProps = {
   rows: UsageRow[];
   quotaPerUnit: number;
   displayInCurrency: boolean;
+  /** When the rollups were last refreshed (unix seconds, 0 unknown) and how often they are. */
+  rolledUpAt: number;
+  rollupMinutes: number;
 };
 
 type ChartOption = Record<string, unknown>;
@@ -60,14 +66,13 @@ function Chart(props: { option: ChartOption; label: string; testId: string }) {
   return <div ref={element} role="img" aria-label={props.label} data-testid={props.testId} className="h-80 w-full" />;
 }
 
-const toInput = (seconds: number) => {
-  const date = new Date(seconds * 1000 - new Date().getTimezoneOffset() * 60_000);
-  return date.toISOString().slice(0, 16);
-};
-const fromInput = (value: string) => Math.floor(new Date(value).getTime() / 1000);
+// The console's one date format (local-time.ts), not the browser's locale format.
+const toInput = formatLocalTime;
+const fromInput = (value: string) => parseLocalTime(value) ?? Math.floor(new Date(value).getTime() / 1000);
 
 function options(rows: UsageRow[], granularity: Granularity, props: DashboardProps, t: MoneyTranslate) {
-  const money = (quota: number) => (props.displayInCurrency ? Number((quota / props.quotaPerUnit).toFixed(4)) : quota);
+  // Significant digits, not fixed decimals: a day of tiny calls must not chart as zero.
+  const money = (quota: number) => (props.displayInCurrency ? Number((quota / props.quotaPerUnit).toPrecision(6)) : quota);
   const overTime = quotaByModelOverTime(rows, granularity);
   const byModel = totalsBy(rows, (row) => row.model_name);
   const byUser = totalsBy(rows, (row) => row.username || String(row.user_id)).slice(0, 10);
@@ -117,6 +122,10 @@ export function Dashboard(props: DashboardProps) {
     setEnd(toInput(props.end));
   }, []);
   const [username, setUsername] = useState("");
+  const [rolledUpAt, setRolledUpAt] = useState(props.rolledUpAt);
+  // Shown in the browser's time zone, so only after hydration (the server cannot know it).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const [busy, setBusy] = useState(false);
 
   const load = async (range?: { start: number; end: number }) => {
@@ -138,8 +147,9 @@ export function Dashboard(props: DashboardProps) {
 
   const refresh = async () => {
     try {
-      const envelope = await apiCall("POST", "/api/data/refresh");
+      const envelope = await apiCall<{ at?: number }>("POST", "/api/data/refresh");
       if (envelope.message) showToast(envelope.message, "success");
+      if (envelope.data?.at) setRolledUpAt(envelope.data.at);
       await load();
     } catch {
       // apiCall showed why.
@@ -158,7 +168,7 @@ export function Dashboard(props: DashboardProps) {
 
   const sum = totals(rows);
   const charts = useMemo(() => options(rows, granularity, props, t), [rows, granularity]);
-  const quotaText = props.displayInCurrency ? `$${(sum.quota / props.quotaPerUnit).toFixed(2)}` : String(sum.quota);
+  const quotaText = props.displayInCurrency ? formatDollars(sum.quota / props.quotaPerUnit) : String(sum.quota);
 
   return (
     <div className="flex flex-col gap-4">
@@ -172,11 +182,11 @@ export function Dashboard(props: DashboardProps) {
         <div className="card-body flex-row flex-wrap items-end gap-3">
           <label className="form-control">
             <span className="label-text mb-1 block text-sm">{t("起始时间")}</span>
-            <input className="input input-bordered input-sm" type="datetime-local" value={start} onChange={(event) => setStart(event.target.value)} />
+            <DateTimeInput value={start} onChange={setStart} pickLabel={t("选择日期和时间")} />
           </label>
           <label className="form-control">
             <span className="label-text mb-1 block text-sm">{t("结束时间")}</span>
-            <input className="input input-bordered input-sm" type="datetime-local" value={end} onChange={(event) => setEnd(event.target.value)} />
+            <DateTimeInput value={end} onChange={setEnd} pickLabel={t("选择日期和时间")} />
           </label>
           <label className="form-control">
             <span className="label-text mb-1 block text-sm">{t("时间粒度")}</span>
@@ -198,6 +208,11 @@ export function Dashboard(props: DashboardProps) {
           ) : null}
         </div>
       </form>
+      <p className="text-base-content/60 text-sm" data-testid="rollup-note">
+        {hydrated && rolledUpAt > 0
+          ? t("数据汇总于 {{time}}，每 {{minutes}} 分钟汇总一次", { time: formatLocalTime(rolledUpAt), minutes: props.rollupMinutes })
+          : t("每 {{minutes}} 分钟汇总一次", { minutes: props.rollupMinutes })}
+      </p>
       <div className="stats bg-base-100 shadow-sm max-md:stats-vertical">
         <Stat label={t("消耗额度")} value={quotaText} testId="total-quota" />
         <Stat label={t("调用次数")} value={String(sum.count)} testId="total-count" />

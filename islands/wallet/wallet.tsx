@@ -7,6 +7,7 @@ import { apiCall } from "../console/api-client.ts";
 import { showToast } from "../console/toasts.ts";
 import type { Language } from "../../src/i18n/languages.ts";
 import { moneyTranslator } from "../shared/money-translator.ts";
+import { formatDollars } from "../../src/console/format.ts";
 
 export type WalletProps = {
   language: Language;
@@ -22,7 +23,7 @@ export type WalletProps = {
 type Method = "zfb" | "wx";
 
 function formatQuota(quota: number, props: WalletProps): string {
-  return props.displayInCurrency ? `$${(quota / props.quotaPerUnit).toFixed(2)}` : String(quota);
+  return props.displayInCurrency ? formatDollars(quota / props.quotaPerUnit) : String(quota);
 }
 
 /** Posts the gateway's form in a new tab (Safari blocks that, so it uses the same tab there). */

@@ -22,7 +22,7 @@ type PageHandlerArguments = {
   request: Request;
   cookie: Record<string, Cookie<unknown>>;
   sessionJwt: unknown;
-  params: Record<string, string | undefined>;
+  params?: Record<string, string | undefined>;
 };
 
 export type PageRenderer = (context: PageContext, params: Record<string, string | undefined>) => Response | Promise<Response>;
@@ -51,6 +51,7 @@ export function page(access: PageAccess, render: PageRenderer) {
         return renderPasswordGatePage(context);
       }
     }
-    return render(context, params);
+    // Elysia gives a route without parameters no params object (/chat, spec /chat/{id?}).
+    return render(context, params ?? {});
   };
 }

@@ -20,6 +20,7 @@ import { disableChannelAutomatically, enableChannelAutomatically, judgeChannelFa
 import { ChannelStatus, toChannelSnapshot, type ChannelSnapshot } from "./channels/channel-snapshot.ts";
 import type { Bytes, EndpointKind, RelayCall } from "./providers/adaptor.ts";
 import { exchangeWithChannel } from "./pipeline/attempt-channel.ts";
+import { recordTestOutcome } from "./channel-test-outcome.ts";
 import type { UpstreamFailure } from "./upstream/upstream-failure.ts";
 
 export type ChannelTestResult = { success: boolean; message: string; timeSeconds: number };
@@ -73,8 +74,14 @@ function failureMessage(failure: UpstreamFailure): string {
   return failure.localMessage ? translator("zh")(failure.details.message) : failure.details.message;
 }
 
-/** Tests one channel; never throws for an upstream failure (it is the result). */
+/** Tests one channel; never throws for an upstream failure (it is the result, kept on the row). */
 export async function testChannel(channelId: number, model?: string): Promise<ChannelTestResult> {
+  const result = await runChannelTest(channelId, model);
+  await recordTestOutcome(channelId, result.success ? undefined : result.message);
+  return result;
+}
+
+async function runChannelTest(channelId: number, model?: string): Promise<ChannelTestResult> {
   const channel = toChannelSnapshot(await findChannel(channelId));
   const adaptor = channel.adaptor;
   if (!adaptor) return { success: false, message: translator("zh")("渠道类型暂不支持"), timeSeconds: 0 };
@@ -128,7 +135,10 @@ export async function testAllChannels(options: { wait?: boolean } = {}): Promise
       for (const row of rows) {
         // Disabled channels are tested too (new-api): the table shows their response time, and a
         // channel the relay disabled comes back when it passes.
-        await testChannel(row.id).catch((error) => logger.warn("channel test failed", { channel: row.id, error: String(error) }));
+        await testChannel(row.id).catch(async (error) => {
+          logger.warn("channel test failed", { channel: row.id, error: String(error) });
+          await recordTestOutcome(row.id, error instanceof Error ? error.message : String(error)).catch(() => undefined);
+        });
       }
     } finally {
       runningHere = false;

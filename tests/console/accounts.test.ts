@@ -152,7 +152,9 @@ describe("user management", () => {
       await page.getByLabel("添加额度").fill("-1");
       await page.getByRole("button", { name: "提交" }).click();
       await toast(page, "用户额度不能为负数");
-      await page.getByLabel("添加额度").fill("2500");
+      // The field takes dollars (the site displays currency): $0.005 is 2500 raw units.
+      await page.getByLabel("添加额度").fill("0.005");
+      await page.getByText("原始额度: 2500").waitFor();
       await page.getByRole("button", { name: "提交" }).click();
       await page.waitForURL("**/user");
       const [mira] = await server.store.query<{ quota: number }>("select quota from users where username = 'mira'");
@@ -172,21 +174,22 @@ describe("notification settings", () => {
       await page.waitForURL("**/token");
       await page.goto("/setting");
       await page.getByRole("heading", { name: "通知设置" }).waitFor();
-      expect(await page.getByLabel("额度预警阈值").inputValue()).toBe("500000");
+      expect(await page.getByLabel("额度预警阈值").inputValue()).toBe("1.00");
       await page.getByLabel("Webhook 通知").check();
       await page.getByLabel("Webhook 地址").fill("http://hooks.example.com/alerts");
       await page.getByRole("button", { name: "保存设置" }).click();
       await toast(page, "Webhook地址必须以https开头");
       await page.getByLabel("Webhook 地址").fill("https://hooks.example.com/alerts");
       await page.getByLabel("Webhook 密钥").fill("pablo-secret");
-      await page.getByLabel("额度预警阈值").fill("1000000");
+      await page.getByLabel("额度预警阈值").fill("2");
       await page.getByRole("button", { name: "保存设置" }).click();
       await toast(page, "通知设置已更新");
       await saveScreenshot(page, "accounts-notification-settings");
       await page.reload();
       expect(await page.getByLabel("Webhook 地址").inputValue()).toBe("https://hooks.example.com/alerts");
       expect(await page.getByLabel("Webhook 通知").isChecked()).toBe(true);
-      expect(await page.getByLabel("额度预警阈值").inputValue()).toBe("1000000");
+      expect(await page.getByLabel("额度预警阈值").inputValue()).toBe("2.00");
+      expect(await page.locator('input[name="quota_warning_threshold"]').inputValue()).toBe("1000000");
     });
     await context.close();
   }, 30_000);

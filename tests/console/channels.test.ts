@@ -81,6 +81,7 @@ describe("channel page", () => {
       const tagRow = page.locator('tr[data-tag-row="team-x"]');
       await tagRow.waitFor();
       await saveScreenshot(page, "manage-channel-tags-zh");
+      await tagRow.getByLabel("更多操作").click();
       await tagRow.getByRole("button", { name: "禁用全部" }).click();
       await page.locator('tr[data-tag-row="team-x"]', { hasText: "0/2 已启用" }).waitFor();
       const statuses = await server.store.query<{ status: number }>("select status from channels where tag = 'team-x'");
@@ -106,6 +107,7 @@ describe("channel page", () => {
       await tagPriority.press("Enter");
       for (let tries = 0; tries < 50 && (await priorities()).join() !== "7,7"; tries++) await Bun.sleep(100);
       expect(await priorities()).toEqual([7, 7]);
+      await page.locator('tr[data-tag-row="team-x"]').getByLabel("更多操作").click();
       await page.locator('tr[data-tag-row="team-x"]').getByRole("button", { name: "启用全部" }).click();
       await page.locator('tr[data-tag-row="team-x"]', { hasText: "2/2 已启用" }).waitFor();
       const statuses = await server.store.query<{ status: number }>("select status from channels where tag = 'team-x'");
@@ -219,6 +221,8 @@ describe("channel page", () => {
     });
 
     await step(page, "priority-in-place", async () => {
+      // The test above refreshes the table after its toast: a field filled before that swap is gone.
+      await page.waitForLoadState("networkidle");
       await rowOf(id).locator('input[name="priority"]').fill("7");
       await rowOf(id).locator('input[name="priority"]').press("Tab");
       const priority = async () => Number((await server.store.query<{ priority: number }>("select priority from channels where id = ?", id))[0]!.priority);
@@ -227,6 +231,8 @@ describe("channel page", () => {
     });
 
     await step(page, "copy", async () => {
+      // Copy lives in the row's "more" menu (issue 17: two actions visible, the rest in a menu).
+      await rowOf(id).getByLabel("更多操作").click();
       await rowOf(id).getByRole("button", { name: "复制" }).click();
       await page.locator("#channel-table").getByText("row-tools-edited_复制", { exact: true }).waitFor();
       const copies = await server.store.query<{ key: string; models: string }>("select key, models from channels where name = 'row-tools-edited_复制'");

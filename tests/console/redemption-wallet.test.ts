@@ -64,7 +64,9 @@ describe("redemption codes and the wallet", () => {
       await page.getByRole("button", { name: "添加兑换码" }).click();
       const dialog = page.getByRole("dialog", { name: "添加兑换码" });
       await dialog.getByLabel("名称").fill("welcome");
-      await dialog.getByLabel("额度").fill("250000");
+      // In dollars, as the site displays them; the raw units show beside the field.
+      await dialog.getByLabel("额度").fill("0.5");
+      await dialog.getByText("原始额度: 250000").waitFor();
       await dialog.getByLabel("生成数量").fill("5");
       await dialog.getByRole("button", { name: "提交" }).click();
       await page.getByText("兑换码创建成功，已复制到剪贴板").first().waitFor();

@@ -5,6 +5,8 @@ import { Dashboard } from "../../../islands/dashboard/dashboard.tsx";
 import { granularitySpans, type Granularity } from "../../../islands/dashboard/usage-series.ts";
 import { nowSeconds } from "../../clock.ts";
 import { allQuotaData, userQuotaData } from "../../services/dashboard/quota-data.ts";
+import { lastRollupTime, refreshQuotaDataIfStale, rollupIntervalMinutes } from "../../services/dashboard/quota-rollup.ts";
+import { logger } from "../../logger.ts";
 import { optionBool, optionText } from "../../services/options/options.ts";
 import { isAdmin } from "../../services/users/roles.ts";
 import { Island } from "../island.tsx";
@@ -29,6 +31,11 @@ export async function detailPage(context: PageContext): Promise<Response> {
   const start = end - 3600 - granularitySpans[granularity];
   const admin = isAdmin(me.role);
   const range = { start_timestamp: start, end_timestamp: end };
+  // A failed refresh still shows the rollups there are, with their age.
+  const rolledUpAt = await refreshQuotaDataIfStale().catch(async (error) => {
+    logger.warn("dashboard refresh on open failed", { error: String(error) });
+    return lastRollupTime();
+  });
   const rows = admin ? await allQuotaData(range) : await userQuotaData(me.id, range);
   return renderPage(
     context,
@@ -45,6 +52,8 @@ export async function detailPage(context: PageContext): Promise<Response> {
         rows: rows.map(({ id: _id, ...row }) => row),
         quotaPerUnit: status.quota_per_unit,
         displayInCurrency: status.display_in_currency,
+        rolledUpAt: rolledUpAt ?? 0,
+        rollupMinutes: rollupIntervalMinutes(),
       }}
     />,
   );

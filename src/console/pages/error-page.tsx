@@ -2,7 +2,8 @@
 import { translator } from "../../i18n/i18n.ts";
 import { requestLanguage } from "../../http/request-language.ts";
 import { systemStatus } from "../../services/status/system-status.ts";
-import type { PageContext } from "../page-context.ts";
+import type { SessionJwt } from "../../http/session.ts";
+import { createPageContext, type PageContext } from "../page-context.ts";
 import { renderPage } from "../render-page.tsx";
 
 function ErrorMessage(props: { title: string; detail: string; code: number }) {
@@ -38,10 +39,25 @@ export function renderForbiddenPage(context: PageContext): Response {
   );
 }
 
-/** Used by the app's error handler, which has no session at hand: renders as a visitor. */
-export function renderErrorPage(request: Request, status: 404 | 500): Response {
+/**
+ * Used by the app's error handler, which has no page context: the session cookie is read here so
+ * a signed-in user keeps the signed-in top bar. Reading it may fail (the store being what
+ * failed): the page then renders as for a visitor.
+ */
+export async function renderErrorPage(request: Request, status: 404 | 500, sessionJwt: SessionJwt): Promise<Response> {
+  const context = await createPageContext(request, sessionJwt, undefined).catch(() => visitorContext(request));
+  if (status === 404) return renderNotFoundPage(context);
+  const { t } = context;
+  return renderPage(
+    context,
+    { title: t("服务器内部错误"), status: 500 },
+    <ErrorMessage code={500} title={t("服务器内部错误")} detail={t("服务器内部错误，请联系管理员")} />,
+  );
+}
+
+function visitorContext(request: Request): PageContext {
   const language = requestLanguage(request);
-  const context: PageContext = {
+  return {
     request,
     url: new URL(request.url),
     language,
@@ -52,11 +68,4 @@ export function renderErrorPage(request: Request, status: 404 | 500): Response {
     status: systemStatus(),
     nonce: crypto.randomUUID().replaceAll("-", ""),
   };
-  if (status === 404) return renderNotFoundPage(context);
-  const { t } = context;
-  return renderPage(
-    context,
-    { title: t("服务器内部错误"), status: 500 },
-    <ErrorMessage code={500} title={t("服务器内部错误")} detail={t("服务器内部错误，请联系管理员")} />,
-  );
 }

@@ -1,8 +1,9 @@
 // Tags group channels for the tag view: set a tag on several channels, enable or disable all
 // channels of a tag, and edit their shared fields at once (spec §5 Tag edit).
-import { eq, inArray, type SQL } from "drizzle-orm";
+import { and, eq, inArray, type SQL } from "drizzle-orm";
+import { canRelayKind } from "../../relay/relayable-kinds.ts";
 import { invalid } from "../../errors/app-error.ts";
-import { t, transact } from "../../store/client.ts";
+import { db, t, transact } from "../../store/client.ts";
 import { run } from "../../store/transact.ts";
 import { announceChange } from "../change-notices.ts";
 import { replaceAbilities, type ChannelRow } from "./abilities.ts";
@@ -38,7 +39,13 @@ export async function setTagOfChannels(body: { ids?: unknown; tag?: unknown }): 
 /** POST /api/channel/tag/enabled and /disabled {tag}: every channel of the tag at once. */
 export async function setTagStatus(body: { tag?: unknown }, enabled: boolean): Promise<number> {
   const tag = tagOf(body.tag);
-  return updateChannelsWhere(eq(t.channels.tag, tag), { status: enabled ? 1 : 2 });
+  if (!enabled) return updateChannelsWhere(eq(t.channels.tag, tag), { status: 2 });
+  // Enabling skips the channels of a kind this build cannot relay (they could never answer),
+  // including kinds outside the catalogue that an import may have brought.
+  const members = await db.select({ id: t.channels.id, type: t.channels.type }).from(t.channels).where(eq(t.channels.tag, tag));
+  const relayable = members.filter((member) => canRelayKind(member.type)).map((member) => member.id);
+  if (relayable.length === 0) return 0;
+  return updateChannelsWhere(and(eq(t.channels.tag, tag), inArray(t.channels.id, relayable))!, { status: 1 });
 }
 
 type TagEdit = {

@@ -16,6 +16,14 @@ import {
   splitKeys,
 } from "./channel-input.ts";
 import { channelNotFound, findChannel, toChannelView, type ChannelView } from "./channel-queries.ts";
+import { canRelayKind } from "../../relay/relayable-kinds.ts";
+
+/** A channel of a kind this build cannot relay would look healthy and never answer. */
+export const unrelayableKindMessage = "该渠道类型暂不支持转发，无法创建或启用此类渠道";
+
+function refuseUnrelayableKind(kind: number): void {
+  if (!canRelayKind(kind)) throw invalid(unrelayableKindMessage);
+}
 
 const insertBatchSize = 200;
 const copySuffix = "_复制"; // i18n-exempt: stored in the copy's name, as new-api does
@@ -29,6 +37,7 @@ export async function createChannels(body: unknown): Promise<ChannelView[]> {
   const raw = parseChannelBody(wrapped ? (body as { channel: unknown }).channel : body);
   const splitLines = !wrapped || (body as { mode?: unknown }).mode !== "single";
   const fields = channelForCreate(raw);
+  refuseUnrelayableKind(fields.type);
   const keys = splitKeys(raw, splitLines);
   if (keys.length === 0) throw invalid(channelMessages.nameAndKey);
   for (const key of keys) checkVertexKey(fields.type, key);
@@ -58,6 +67,11 @@ export async function updateChannel(body: unknown): Promise<ChannelView> {
     changes.key = key;
   }
   if (Object.keys(changes).length === 0) return toChannelView(current);
+  // Only a change that makes it enabled (or changes its kind) is refused: an old channel of such
+  // a kind can still be renamed, disabled or deleted.
+  if ((changes.type !== undefined || changes.status !== undefined) && (changes.status ?? current.status) === 1) {
+    refuseUnrelayableKind(changes.type ?? current.type);
+  }
   const updated = await transact(function* (tx) {
     const [row] = yield* run(tx.update(t.channels).set(changes).where(eq(t.channels.id, current.id)).returning());
     if (!row) throw notFound(channelNotFound);

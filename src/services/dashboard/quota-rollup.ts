@@ -20,8 +20,12 @@ const hour = 3600;
 const graceSeconds = 2 * hour;
 const chunkSize = 200;
 const lockKey = "dashboard-rollup:lock";
+const lastKey = "dashboard-rollup:last";
+// Long enough to outlive any interval; lost (a restart of a memory store) means "stale".
+const lastKeptSeconds = 30 * 24 * hour;
 
-export type RollupResult = { from: number; buckets: number };
+/** `at`: when this refresh finished (unix seconds). */
+export type RollupResult = { from: number; buckets: number; at: number };
 
 /** The first hour to recompute: two hours before the newest rollup, or the very beginning. */
 async function recomputeFrom(): Promise<number> {
@@ -92,7 +96,9 @@ export function refreshQuotaData(): Promise<RollupResult> {
     const from = await recomputeFrom();
     const rows = await computeBuckets(from);
     await writeBuckets(rows);
-    return { from, buckets: rows.length };
+    const at = nowSeconds();
+    await shared.set(lastKey, String(at), lastKeptSeconds);
+    return { from, buckets: rows.length, at };
   });
 }
 
@@ -102,7 +108,28 @@ export function refreshQuotaData(): Promise<RollupResult> {
  */
 export async function refreshQuotaDataWhenDue(): Promise<void> {
   if (!optionBool("DataExportEnabled")) return;
-  const interval = Math.max(1, optionNumber("DataExportInterval")) * 60;
+  const interval = rollupIntervalMinutes() * 60;
   if (!(await shared.setIfAbsent("dashboard-rollup:due", String(nowSeconds()), Math.max(1, interval - 5)))) return;
   await refreshQuotaData();
+}
+
+/** The rollup schedule the dashboard tells its readers: minutes between refreshes. */
+export function rollupIntervalMinutes(): number {
+  return Math.max(1, optionNumber("DataExportInterval"));
+}
+
+/** When the rollups were last refreshed (unix seconds), if this store remembers. */
+export async function lastRollupTime(): Promise<number | undefined> {
+  const value = Number(await shared.get(lastKey));
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * Opening the dashboard refreshes first when the last refresh is older than the interval (or
+ * unknown), so traffic of the last minutes shows without anyone pressing 立即更新数据.
+ */
+export async function refreshQuotaDataIfStale(): Promise<number | undefined> {
+  const last = await lastRollupTime();
+  if (last !== undefined && nowSeconds() - last < rollupIntervalMinutes() * 60) return last;
+  return (await refreshQuotaData()).at;
 }

@@ -6,7 +6,8 @@ import type { ChannelView } from "../../../services/channels/channel-queries.ts"
 import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
 import { splitList } from "../../../services/channels/channel-input.ts";
 import type { SystemStatus } from "../../../services/status/system-status.ts";
-import { formatQuotaDisplay, formatUnixTime } from "../../format.ts";
+import { formatDollars, formatQuotaDisplay, formatUnixTime } from "../../format.ts";
+import { lastTestFailure } from "../../../relay/channel-test-outcome.ts";
 
 export const channelTableId = "channel-table";
 const refreshTable = `refresh:#${channelTableId}`;
@@ -42,9 +43,9 @@ export function StatusCell(props: { t: Translate; channel: ChannelView }) {
     const why = statusReason(channel);
     const title = why ? t("原因：{{reason}}，时间：{{time}}", { reason: why.reason, time: formatUnixTime(why.time) }) : undefined;
     return (
-      <span class="flex flex-col gap-0.5">
+      <span class="flex items-center gap-1 whitespace-nowrap">
         <span class="badge badge-sm badge-warning whitespace-nowrap" title={title} safe>{t("自动禁用")}</span>
-        {why ? <span class="text-base-content/60 max-w-40 truncate text-xs" title={title} safe>{why.reason}</span> : ""}
+        {why ? <span class="text-base-content/60 inline-block max-w-16 truncate text-xs" title={title} safe>{why.reason}</span> : ""}
       </span>
     );
   }
@@ -53,6 +54,15 @@ export function StatusCell(props: { t: Translate; channel: ChannelView }) {
 
 export function ResponseTimeCell(props: { t: Translate; channel: ChannelView }) {
   const { t, channel } = props;
+  const failure = lastTestFailure(channel.other_info);
+  if (failure && channel.test_time > 0) {
+    const title = t("测试时间：{{time}}", { time: formatUnixTime(channel.test_time) });
+    return (
+      <span class="badge badge-sm badge-error max-w-40 whitespace-nowrap" title={`${failure}\n${title}`} data-test-failure={failure} safe>
+        {t("测试失败")}
+      </span>
+    );
+  }
   const label = channel.response_time > 0 ? t("{{seconds}} 秒", { seconds: (channel.response_time / 1000).toFixed(2) }) : t("未测试");
   const title = channel.test_time > 0 ? t("测试时间：{{time}}", { time: formatUnixTime(channel.test_time) }) : undefined;
   return <span class={`badge badge-sm whitespace-nowrap ${responseTimeClass(channel.response_time)}`} title={title} data-response-time={String(channel.response_time)} safe>{label}</span>;
@@ -60,18 +70,23 @@ export function ResponseTimeCell(props: { t: Translate; channel: ChannelView }) 
 
 export function QuotaCell(props: { t: Translate; channel: ChannelView; status: SystemStatus }) {
   const { t, channel, status } = props;
+  const used = formatQuotaDisplay(channel.used_quota, status);
+  const remaining = formatDollars(channel.balance);
   return (
-    <span class="flex flex-col gap-0.5 text-xs whitespace-nowrap">
-      <span safe>{t("已用：{{amount}}", { amount: formatQuotaDisplay(channel.used_quota, status) })}</span>
+    // The header says 已用/剩余; the labels live in the titles so the cell stays one short line.
+    <span class="flex items-center gap-1 text-xs whitespace-nowrap">
+      <span title={t("已用：{{amount}}", { amount: used })} data-used safe>{used}</span>
+      <span class="text-base-content/40">{"/"}</span>
       <button
         type="button"
-        class="link text-left"
-        title={t("点击更新余额")}
+        class="link link-hover text-left"
+        title={t("剩余：{{amount}}，点击更新余额", { amount: remaining })}
         data-api-call={`GET /api/channel/update_balance/${channel.id}/`}
         data-success={refreshTable}
+        data-remaining
         safe
       >
-        {t("剩余：{{amount}}", { amount: `$${channel.balance.toFixed(2)}` })}
+        {remaining}
       </button>
     </span>
   );
@@ -87,7 +102,8 @@ export function NumberCell(props: { t: Translate; name: "priority" | "weight"; v
       name={name}
       value={String(value)}
       min={name === "priority" ? "-999" : "0"}
-      class="input input-bordered input-xs w-20"
+      // Reads as a plain number until hovered or focused: edited in place, saved on change.
+      class="input input-ghost input-xs hover:border-base-300 w-12 px-1 text-center"
       aria-label={name === "priority" ? t("优先级") : t("权重")}
       data-api-change={tagRow ? "PUT /api/channel/tag" : "PUT /api/channel/"}
       data-body={JSON.stringify(tagRow ? { tag: props.tag } : { id: props.channelId })}
@@ -126,43 +142,53 @@ function TestMenu(props: { t: Translate; channel: ChannelView }) {
   );
 }
 
+/** Test (with its model menu) and edit stay visible; the rarer actions live in the "more" menu. */
 export function ActionsCell(props: { t: Translate; channel: ChannelView }) {
   const { t, channel } = props;
   const enabled = channel.status === 1;
   return (
-    <div class="flex flex-wrap items-center gap-1">
+    <div class="flex flex-nowrap items-center gap-1 whitespace-nowrap">
       <TestMenu t={t} channel={channel} />
-      <button
-        type="button"
-        class="btn btn-ghost btn-xs"
-        data-api-call="PUT /api/channel/"
-        data-body={JSON.stringify({ id: channel.id, status: enabled ? 2 : 1 })}
-        data-success={refreshTable}
-        safe
-      >
-        {enabled ? t("禁用") : t("启用")}
-      </button>
       <button type="button" class="btn btn-ghost btn-xs" data-channel-edit={String(channel.id)} safe>{t("编辑")}</button>
-      <button
-        type="button"
-        class="btn btn-ghost btn-xs"
-        data-api-call={`POST /api/channel/copy/${channel.id}`}
-        data-confirm={t("确定要复制渠道 {{name}} 吗？", { name: channel.name })}
-        data-success={refreshTable}
-        safe
-      >
-        {t("复制")}
-      </button>
-      <button
-        type="button"
-        class="btn btn-ghost btn-xs text-error"
-        data-api-call={`DELETE /api/channel/${channel.id}/`}
-        data-confirm={t("确定要删除渠道 {{name}} 吗？", { name: channel.name })}
-        data-success={refreshTable}
-        safe
-      >
-        {t("删除")}
-      </button>
+      <details class="dropdown dropdown-end">
+        <summary class="btn btn-ghost btn-xs" aria-label={t("更多操作")} title={t("更多操作")}>{"⋯"}</summary>
+        <ul class="menu dropdown-content bg-base-100 rounded-box z-20 w-36 p-2 shadow">
+          <li>
+            <button
+              type="button"
+              data-api-call="PUT /api/channel/"
+              data-body={JSON.stringify({ id: channel.id, status: enabled ? 2 : 1 })}
+              data-success={refreshTable}
+              safe
+            >
+              {enabled ? t("禁用") : t("启用")}
+            </button>
+          </li>
+          <li>
+            <button
+              type="button"
+              data-api-call={`POST /api/channel/copy/${channel.id}`}
+              data-confirm={t("确定要复制渠道 {{name}} 吗？", { name: channel.name })}
+              data-success={refreshTable}
+              safe
+            >
+              {t("复制")}
+            </button>
+          </li>
+          <li>
+            <button
+              type="button"
+              class="text-error"
+              data-api-call={`DELETE /api/channel/${channel.id}/`}
+              data-confirm={t("确定要删除渠道 {{name}} 吗？", { name: channel.name })}
+              data-success={refreshTable}
+              safe
+            >
+              {t("删除")}
+            </button>
+          </li>
+        </ul>
+      </details>
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { channelTableId } from "./channel-cells.tsx";
 import { ChannelTable, channelTableFragment, listOptions } from "./channel-table.tsx";
 import { BatchTagDialog, tagEditFragment } from "./tag-dialogs.tsx";
 import { FirstChannel, firstChannelFragment, firstChannelId } from "../first-run/empty-states.tsx";
+import { unrelayableKinds } from "../../../relay/relayable-kinds.ts";
 
 /** A switch that always sends its state (the hidden "false" follows the box, so "true" wins when checked). */
 function Toggle(props: { name: string; label: string; checked: boolean; remember?: string }) {
@@ -88,7 +89,7 @@ export async function channelPage(context: PageContext, params: Record<string, s
           {safeTable}
         </div>
       </div>
-      <Island name="channel-drawer" component={ChannelDrawer} props={{ language: context.language, groups: groupNames(), initial }} />
+      <Island name="channel-drawer" component={ChannelDrawer} props={{ language: context.language, groups: groupNames(), unrelayable: unrelayableKinds(), initial }} />
       <BatchTagDialog context={context} />
       <div id="channel-dialog-slot"></div>
     </div>,

@@ -29,7 +29,7 @@ function ChannelRow(props: { context: PageContext; channel: ChannelView; batch: 
   const { context, channel, batch } = props;
   const { t, status } = context;
   return (
-    <tr class={channel.status === 1 ? "" : "bg-base-200/70 text-base-content/70"} data-channel-row={String(channel.id)}>
+    <tr class={`whitespace-nowrap ${channel.status === 1 ? "" : "bg-base-200/70 text-base-content/70"}`} data-channel-row={String(channel.id)}>
       {batch ? (
         <td>
           <input type="checkbox" class="checkbox checkbox-sm" data-row value={String(channel.id)} aria-label={channel.name} />
@@ -39,10 +39,10 @@ function ChannelRow(props: { context: PageContext; channel: ChannelView; batch: 
       )}
       <td safe>{String(channel.id)}</td>
       <td class={props.child ? "pl-6" : ""}>
-        <span class="font-medium whitespace-nowrap" safe>{channel.name}</span>
+        <span class="inline-block max-w-36 truncate align-middle font-medium whitespace-nowrap" title={channel.name} safe>{channel.name}</span>
       </td>
       <td>
-        <span class="flex flex-wrap gap-1">
+        <span class="flex max-w-28 flex-nowrap gap-1 overflow-hidden" title={channel.group}>
           {splitList(channel.group).map((group) => (
             <span class="badge badge-sm badge-outline" safe>{group}</span>
           ))}
@@ -79,16 +79,26 @@ function TagRow(props: { context: PageContext; tag: string; members: ChannelView
       <td><NumberCell t={t} name="priority" value={members[0]!.priority} tag={tag} /></td>
       <td><NumberCell t={t} name="weight" value={members[0]!.weight} tag={tag} /></td>
       <td>
-        <div class="flex flex-wrap gap-1">
-          <button type="button" class="btn btn-ghost btn-xs" data-api-call="POST /api/channel/tag/enabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
-            {t("启用全部")}
-          </button>
-          <button type="button" class="btn btn-ghost btn-xs" data-api-call="POST /api/channel/tag/disabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
-            {t("禁用全部")}
-          </button>
+        {/* Like a channel row: the usual action visible, enabling and disabling all in the menu. */}
+        <div class="flex flex-nowrap items-center gap-1 whitespace-nowrap">
           <button type="button" class="btn btn-ghost btn-xs" hx-get={`/channel?tag_edit=${encodeURIComponent(tag)}`} hx-target="#channel-dialog-slot" hx-swap="innerHTML" safe>
             {t("编辑标签")}
           </button>
+          <details class="dropdown dropdown-end">
+            <summary class="btn btn-ghost btn-xs" aria-label={t("更多操作")} title={t("更多操作")}>{"⋯"}</summary>
+            <ul class="menu dropdown-content bg-base-100 rounded-box z-20 w-36 p-2 shadow">
+              <li>
+                <button type="button" data-api-call="POST /api/channel/tag/enabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
+                  {t("启用全部")}
+                </button>
+              </li>
+              <li>
+                <button type="button" data-api-call="POST /api/channel/tag/disabled" data-body={JSON.stringify({ tag })} data-success={refresh} safe>
+                  {t("禁用全部")}
+                </button>
+              </li>
+            </ul>
+          </details>
         </div>
       </td>
     </tr>
@@ -157,8 +167,10 @@ export async function ChannelTable(props: { context: PageContext }): Promise<JSX
   return (
     <div id={channelTableId} hx-get={`${url.pathname}${url.search}`} hx-trigger="refresh" hx-target="this" hx-swap="outerHTML">
       {options.batch ? <BatchButtons context={context} /> : ""}
-      <div class="overflow-x-auto">
-        <table class="table table-sm">
+      {/* Wide screens need no scrolling (rows are compact), and row menus must not be clipped. */}
+      <div class="overflow-x-auto lg:overflow-visible">
+        {/* Narrower cell padding than table-sm's: eleven columns fit 1366 px in either language. */}
+        <table class="table table-sm [&_td]:px-1.5 [&_th]:px-1.5 [&_th]:whitespace-normal">
           <thead>
             <tr>
               {options.batch ? (

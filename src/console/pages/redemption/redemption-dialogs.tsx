@@ -2,6 +2,7 @@
 // rules (name 1-20 characters or the formatted quota, quota default 100000, count 1-100).
 import type { RedemptionView } from "../../../services/redemptions/redemption-admin.ts";
 import type { PageContext } from "../../page-context.ts";
+import { QuotaField } from "../../components/quota-field.tsx";
 
 function NumberField(props: { name: string; label: string; value: string; min?: number; max?: number }) {
   return (
@@ -50,7 +51,7 @@ export function CreateRedemptionDialog(props: { context: PageContext; tableId: s
           data-copied-message={t("兑换码创建成功，已复制到剪贴板")}
         >
           <NameField context={props.context} />
-          <NumberField name="quota" label={t("额度")} value="100000" min={1} />
+          <QuotaField t={t} status={props.context.status} name="quota" id="create-redemption-quota" label={t("额度")} value={100000} min={1} />
           <NumberField name="count" label={t("生成数量")} value="1" min={1} max={100} />
         </form>
         <DialogActions context={props.context} form="create-redemption-form" />
@@ -69,7 +70,7 @@ export function EditRedemptionDialog(props: { context: PageContext; row: Redempt
         <form id="edit-redemption-form" class="mt-4 flex flex-col gap-3" data-api-form="PUT /api/redemption/" data-success={`refresh:#${props.tableId}`}>
           <input type="hidden" name="id" value={String(row.id)} data-json-type="number" />
           <NameField context={props.context} value={row.name} />
-          <NumberField name="quota" label={t("额度")} value={String(row.quota)} min={1} />
+          <QuotaField t={t} status={props.context.status} name="quota" id="edit-redemption-quota" label={t("额度")} value={row.quota} min={1} />
         </form>
         <DialogActions context={props.context} form="edit-redemption-form" />
       </div>

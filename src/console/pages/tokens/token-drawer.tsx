@@ -2,6 +2,8 @@
 // quota presets in dollars, unlimited quota, batch count, model limits, IP allow-list, group.
 // The form posts to /api/token/; the server applies every rule and answers with its message.
 import { Modal } from "../../components/modal.tsx";
+import { QuotaField } from "../../components/quota-field.tsx";
+import { DateTimeField } from "../../components/date-time-field.tsx";
 import { fragmentResponse } from "../../fragment.ts";
 import type { PageContext } from "../../page-context.ts";
 import { modelsForUserGroup } from "../../../services/channels/group-models.ts";
@@ -9,7 +11,7 @@ import { adminOffersGroups, ownGroupDescription, selectableGroups } from "../../
 import { findToken, type TokenRow } from "../../../services/tokens/token-queries.ts";
 import { tokenTableId } from "./token-table.tsx";
 
-const expiryPresets: [string, number][] = [["永不过期", -1], ["一小时", 3600], ["一天", 86400], ["一个月", 2592000]];
+const expiryPresets: [string, number][] = [["一小时", 3600], ["一天", 86400], ["一个月", 2592000]];
 const dollarPresets = [1, 10, 50, 100, 500, 1000];
 const countPresets = [10, 20, 30, 100];
 
@@ -79,7 +81,6 @@ export async function TokenDrawer(props: { context: PageContext; token: TokenRow
   const { context, token } = props;
   const { t, status } = context;
   const editing = token !== undefined;
-  const quotaPerUnit = status.quota_per_unit;
   // Rendered by our own component, which escapes what it shows.
   const safeModelLimits = await ModelLimitField({ context, token });
   return (
@@ -98,36 +99,23 @@ export async function TokenDrawer(props: { context: PageContext; token: TokenRow
         <GroupField context={context} token={token} />
         <div class="form-control w-full">
           <label class="label-text mb-1 block text-sm" for="token-expired-time" safe>{t("过期时间")}</label>
-          <input
+          <DateTimeField
+            t={t}
             id="token-expired-time"
             name="expired_time"
-            class="input input-bordered w-full font-mono"
-            data-json-type="datetime"
-            data-unix={String(token?.expired_time ?? -1)}
-            placeholder={t("格式：yyyy-MM-dd HH:mm:ss，-1 表示永不过期")}
+            unix={token?.expired_time}
+            attributes={{ "data-json-type": "datetime", "data-never": "#token-expiry-never" }}
           />
+          <label class="label cursor-pointer justify-start gap-2">
+            <input type="checkbox" id="token-expiry-never" class="toggle toggle-sm" data-never-for="#token-expired-time" checked={(token?.expired_time ?? -1) === -1} />
+            <span safe>{t("永不过期")}</span>
+          </label>
           <PresetButtons
             items={expiryPresets.map(([label, seconds]) => ({ label: t(label), attributes: { "data-set-time": String(seconds), "data-target": "#token-expired-time" } }))}
           />
         </div>
         <div class="form-control w-full">
-          <label class="label-text mb-1 block text-sm" for="token-remain-quota" safe>{t("额度")}</label>
-          <input
-            id="token-remain-quota"
-            name="remain_quota"
-            type="number"
-            min="0"
-            class="input input-bordered w-full"
-            data-json-type="number"
-            value={String(token?.remain_quota ?? 500000)}
-          />
-          <span class="text-base-content/60 mt-1 text-xs" safe>{t("额度单位：{{units}} 额度 = 1 美元", { units: quotaPerUnit })}</span>
-          <PresetButtons
-            items={dollarPresets.map((dollars) => ({
-              label: `$${dollars}`,
-              attributes: { "data-set-value": String(Math.round(dollars * quotaPerUnit)), "data-target": "#token-remain-quota" },
-            }))}
-          />
+          <QuotaField t={t} status={status} name="remain_quota" id="token-remain-quota" label={t("额度")} value={token?.remain_quota ?? 500000} min={0} presets={dollarPresets} />
           <label class="label mt-1 cursor-pointer justify-start gap-2">
             <input type="checkbox" name="unlimited_quota" class="checkbox checkbox-sm" checked={token?.unlimited_quota ?? false} />
             <span safe>{t("设为无限额度")}</span>

@@ -11,6 +11,7 @@ import type { PageContext } from "../../page-context.ts";
 import { renderPage } from "../../render-page.tsx";
 import { renderForbiddenPage, renderNotFoundPage } from "../error-page.tsx";
 import { groupNames } from "../../../services/groups/user-groups.ts";
+import { QuotaField } from "../../components/quota-field.tsx";
 
 function BoundAccounts(props: { context: PageContext; user: UserView }) {
   const { t } = props.context;
@@ -71,10 +72,7 @@ export async function userEditPage(context: PageContext, params: Record<string, 
         </label>
         <div class="grid gap-3 sm:grid-cols-2">
           <TextField name="" label={t("剩余额度")} value={`${formatQuotaDisplay(user.quota, status)} (${user.quota})`} readonly />
-          <label class="form-control w-full">
-            <span class="label-text mb-1 block text-sm" safe>{t("添加额度")}</span>
-            <input class="input input-bordered w-full" type="number" step="1" name="add_quota" data-json-type="number" placeholder={t("可为负数，留空则不修改")} />
-          </label>
+          <QuotaField t={t} status={status} name="add_quota" id="user-add-quota" label={t("添加额度")} value={undefined} placeholder={t("可为负数，留空则不修改")} />
         </div>
         <BoundAccounts context={context} user={user} />
         <FormButtons context={context} />

@@ -4,7 +4,7 @@
 import { readNotifySettings } from "../../../../services/notify/notify-settings.ts";
 import { defaultThreshold, thresholdPresets } from "../../../../services/users/notification-settings.ts";
 import { TextField } from "../../../components/form-fields.tsx";
-import { formatQuotaDisplay } from "../../../format.ts";
+import { QuotaField } from "../../../components/quota-field.tsx";
 import type { PageContext } from "../../../page-context.ts";
 
 export function NotificationCard(props: { context: PageContext }) {
@@ -26,25 +26,10 @@ export function NotificationCard(props: { context: PageContext }) {
               </label>
             ))}
           </fieldset>
-          <label class="form-control w-full">
-            <span class="label-text mb-1 block text-sm" safe>{t("额度预警阈值")}</span>
-            <input
-              class="input input-bordered w-full"
-              type="number"
-              min="1"
-              step="1"
-              name="quota_warning_threshold"
-              data-json-type="number"
-              value={String(threshold)}
-              list="threshold-presets"
-            />
-            <datalist id="threshold-presets">
-              {thresholdPresets.map((preset) => (
-                <option value={String(preset)} safe>{formatQuotaDisplay(preset, status)}</option>
-              ))}
-            </datalist>
+          <div class="flex flex-col">
+            <QuotaField t={t} status={status} name="quota_warning_threshold" id="quota-warning-threshold" label={t("额度预警阈值")} value={threshold} min={1} presets={status.quota_per_unit > 0 ? thresholdPresets.map((preset) => preset / status.quota_per_unit) : []} />
             <span class="text-base-content/60 mt-1 block text-xs" safe>{t("当剩余额度低于此数值时，系统将通过选择的方式发送通知")}</span>
-          </label>
+          </div>
           <TextField name="webhook_url" label={t("Webhook 地址")} type="url" value={setting.webhookUrl} placeholder="https://example.com/webhook" />
           <TextField name="webhook_secret" label={t("Webhook 密钥")} type="password" value={setting.webhookSecret} autocomplete="off" />
           <TextField name="notification_email" label={t("通知邮箱")} type="email" value={setting.notificationEmail} placeholder={t("留空则使用账户绑定的邮箱")} />
