@@ -7,6 +7,7 @@
 //   trackStream            a relay stream opened (end() when it closed)
 //   observeLedgerCommit    the ledger wrote one batch
 //   registerCacheSize      a cache says how to read its size (read when scraped)
+//   registerSharedStateHealth  whether Redis is reachable (open-shared-state.ts)
 //
 // Labels stay bounded: routes are the registered patterns (never raw paths), models are named
 // only once a channel was chosen for them (so they come from the operators' lists; callers fold
@@ -45,6 +46,7 @@ const ledgerCommit = new HistogramFamily(
   [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
 );
 const cacheSizes = new SampledGauge("switchyard_cache_entries", "Entries held by each in-process cache", "cache");
+const sharedHealth = new SampledGauge("switchyard_shared_state_healthy", "1 while the state shared between instances is reachable (always 1 in memory), 0 while degraded", "kind");
 let streamsOpen = 0;
 const streamsInFlight = {
   name: "switchyard_relay_streams_in_flight",
@@ -57,7 +59,7 @@ const streamsInFlight = {
   reset() {},
 };
 
-for (const metric of [requests, relayDuration, firstToken, upstreamErrors, quotaConsumed, ledgerBatchSize, ledgerCommit, cacheSizes, streamsInFlight]) {
+for (const metric of [requests, relayDuration, firstToken, upstreamErrors, quotaConsumed, ledgerBatchSize, ledgerCommit, cacheSizes, sharedHealth, streamsInFlight]) {
   registry.registerMetric(metric as never);
 }
 
@@ -130,6 +132,10 @@ export function observeLedgerCommit(moves: number, seconds: number): void {
 
 export function registerCacheSize(cache: string, size: () => number): void {
   cacheSizes.sample(cache, size);
+}
+
+export function registerSharedStateHealth(kind: string, healthy: () => boolean): void {
+  sharedHealth.sample(kind, () => (healthy() ? 1 : 0));
 }
 
 export const metricsContentType = registry.contentType;

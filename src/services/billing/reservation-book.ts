@@ -23,6 +23,8 @@ export type Reservation = {
   /** The limited token whose own balance is reserved too, or 0. */
   tokenId: number;
   amount: number;
+  /** Set by the book: the amount was debited in the store (Redis away), the settlement gives it back. */
+  debited?: boolean;
 };
 
 export type ReserveOutcome = "reserved" | "user-short" | "token-short";
