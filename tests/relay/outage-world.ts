@@ -27,6 +27,8 @@ export type OutageWorld = {
   eventually(what: string, check: () => Promise<boolean>, seconds?: number): Promise<void>;
   /** Whether each instance's admin status says the shared state is healthy. */
   sharedHealthy(): Promise<[boolean, boolean]>;
+  /** Each instance's `switchyard_shared_state_healthy{kind="redis"}` sample. */
+  healthMetric(): Promise<string[]>;
   stop(): Promise<void>;
 };
 
@@ -34,7 +36,11 @@ export async function startOutageWorld(redisUrl: string): Promise<OutageWorld> {
   const store = await createTestStore();
   const upstream = await startUpstream();
   const prefix = `switchyard-outage-${crypto.randomUUID()}:`;
-  const env = { REDIS_CONN_STRING: redisUrl, REDIS_KEY_PREFIX: prefix, STREAMING_TIMEOUT: "60", SYNC_FREQUENCY: "600" };
+  const metricsToken = "outage-metrics-token-0123456789";
+  const env = {
+    REDIS_CONN_STRING: redisUrl, REDIS_KEY_PREFIX: prefix, STREAMING_TIMEOUT: "60", SYNC_FREQUENCY: "600",
+    METRICS_ENABLED: "true", METRICS_TOKEN: metricsToken,
+  };
   const servers: TestServer[] = [await startTestServer({ store, env }), await startTestServer({ store, env })];
   const roots = [await rootSession(servers[0]!.url), await rootSession(servers[1]!.url)];
   const worlds = servers.map((server, index) => ({ server, upstream, root: roots[index]!, stop: async () => {} })) as [RelayWorld, RelayWorld];
@@ -76,6 +82,13 @@ export async function startOutageWorld(redisUrl: string): Promise<OutageWorld> {
       const statuses = await Promise.all(roots.map((root) => root.get("/api/status")));
       return statuses.map((status) => status.body.data.shared_state?.healthy === true) as [boolean, boolean];
     },
+    healthMetric: () =>
+      Promise.all(
+        servers.map(async (server) => {
+          const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+          return /^switchyard_shared_state_healthy\{kind="redis"\} (\d)$/m.exec(text)?.[1] ?? "absent";
+        }),
+      ),
     async stop() {
       for (const server of servers) await server.stop();
       await upstream.stop();

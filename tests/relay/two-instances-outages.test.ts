@@ -46,6 +46,7 @@ describe.if(enabled)("two instances through Redis faults", () => {
     await Bun.sleep(Math.max(0, 5000 - (Date.now() - stoppedAt)));
     await redis.start();
     await world.eventually("both instances are back on Redis", async () => (await world.sharedHealthy()).every(Boolean));
+    expect(await world.healthMetric()).toEqual(["1", "1"]);
     const channels = (await redis.command("PUBSUB", ["CHANNELS", `${world.prefix}*`])) as string[];
     expect(channels).toContain(`${world.prefix}changed:users`);
     expect(channels).toContain(`${world.prefix}changed:tokens`);
@@ -73,7 +74,10 @@ describe.if(enabled)("two instances through Redis faults", () => {
     const world = await startOutageWorld(silent.url);
     cleanups.push(() => world.stop());
     expect(await world.sharedHealthy()).toEqual([false, false]);
+    expect(await world.healthMetric()).toEqual(["0", "0"]);
     const spender = await world.customer("silentspend", 20 * fixedPrice);
+    // Only admins are told.
+    expect((await spender.session.get("/api/status")).body.data.shared_state).toBeUndefined();
     const banned = await world.customer("silentban", 10 * fixedPrice);
     for (const index of [0, 1]) expect((await world.call(index, banned.token.key)).status).toBe(200);
     // Thirty requests for a balance of twenty, through both instances at once: the store's
