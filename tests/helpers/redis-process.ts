@@ -19,6 +19,10 @@ export type RedisProcess = {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open and nothing answers. */
+  pause(): void;
+  /** Thaws it (SIGCONT): it runs what was sent meanwhile. */
+  resume(): void;
   /** Runs one command on it (a fresh connection each time). */
   command(name: string, args?: string[]): Promise<unknown>;
 };
@@ -53,7 +57,10 @@ export async function startRedisProcess(): Promise<RedisProcess> {
     port,
     start,
     command,
+    pause: () => child?.kill("SIGSTOP"),
+    resume: () => child?.kill("SIGCONT"),
     async stop() {
+      child?.kill("SIGCONT");
       child?.kill("SIGKILL");
       await child?.exited;
       child = undefined;

@@ -100,6 +100,26 @@ describe.if(enabled)("two instances through Redis faults", () => {
     await expectBalancedBooks(world, spender, 20 * fixedPrice, 0);
   });
 
+  test("a Redis frozen for 4 s under load, then thawed (it runs the commands sent meanwhile): no hold stays counted, the books balance", async () => {
+    const redis = await startRedisProcess();
+    cleanups.push(() => redis.stop());
+    const world = await startOutageWorld(redis.url);
+    cleanups.push(() => world.stop());
+    const spender = await world.customer("frozenspend", 2000 * fixedPrice);
+    world.upstream.behave("outage-channel", { delayMs: 100 });
+    const load = startLoad(world, spender.token.key, 6);
+    await Bun.sleep(500);
+    redis.pause();
+    await world.eventually("both instances notice Redis stopped answering", async () => (await world.sharedHealthy()).every((healthy) => !healthy));
+    await Bun.sleep(4000);
+    redis.resume();
+    await world.eventually("both instances are back on Redis", async () => (await world.sharedHealthy()).every(Boolean));
+    await Bun.sleep(1000);
+    const statuses = await load.stop();
+    expect(statuses.filter((status) => status !== 200 && status !== 403)).toEqual([]);
+    await expectBalancedBooks(world, spender, 2000 * fixedPrice, 0);
+  });
+
   test("400 concurrent requests through both instances against one balance, each costing more than its estimate, with Redis up and then away", async () => {
     const redis = await startRedisProcess();
     cleanups.push(() => redis.stop());
