@@ -19,6 +19,8 @@ export type RedisProcess = {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** The server's process id (benchmarks read its CPU time). */
+  pid(): number | undefined;
   /** Freezes the server (SIGSTOP): connections stay open and nothing answers. */
   pause(): void;
   /** Thaws it (SIGCONT): it runs what was sent meanwhile. */
@@ -57,6 +59,7 @@ export async function startRedisProcess(): Promise<RedisProcess> {
     port,
     start,
     command,
+    pid: () => child?.pid,
     pause: () => child?.kill("SIGSTOP"),
     resume: () => child?.kill("SIGCONT"),
     async stop() {
