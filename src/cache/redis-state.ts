@@ -70,8 +70,15 @@ export async function createRedisState(url: string, prefix = "switchyard:", opti
       logger.warn("shared state degraded: rate limits count per instance, once-per-period jobs are skipped, reservations debit the store, caches resync every few seconds");
       return;
     }
-    // Others missed what this instance announced meanwhile.
-    for (const [topic, message] of queued.splice(0)) void link.send("PUBLISH", [prefix + topic, message]).catch(() => undefined);
+    // Others missed what this instance announced meanwhile. Sent now and once more a second later,
+    // for instances whose own reconnection (and so subscription) is a little behind this one's;
+    // a notice heard twice only drops a cached copy twice.
+    const missed = queued.splice(0);
+    const send = () => {
+      for (const [topic, message] of missed) void link.send("PUBLISH", [prefix + topic, message]).catch(() => undefined);
+    };
+    send();
+    if (missed.length > 0) setTimeout(send, 1000).unref?.();
   });
 
   return {
