@@ -34,7 +34,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   trustOutboundHosts(config.outboundAllowedHosts);
   useDiskAssets(join(import.meta.dir, "..", "build"));
   await openStore(config.store);
-  const shared = await openSharedState(config.redisUrl, config.redisPrefix);
+  const shared = await openSharedState(config.redisUrl, config.redisPrefix, config.redisTimeoutMs);
   const reservations = await openReservationBook(shared, config.nodeName);
   await loadOptions();
   if (await createRootIfEmpty()) logger.warn("created the root account root / 123456: change its password now");
