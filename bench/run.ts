@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark of the project, each writing its own section of
 // docs/PERFORMANCE.md. Run one with `npm run bench -- startup`.
 import { benchClaudeConversion } from "./claude-conversion.ts";
+import { benchCluster } from "./cluster.ts";
 import { benchMetricsHooks } from "./metrics-hooks.ts";
 import { benchPages } from "./pages.ts";
 import { benchRelay } from "./relay.ts";
@@ -12,6 +13,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   pages: benchPages,
   claude: benchClaudeConversion,
   metrics: benchMetricsHooks,
+  cluster: benchCluster,
 };
 
 const wanted = process.argv.slice(2);

@@ -46,6 +46,10 @@ const environmentSchema = z.object({
     "must be a redis:// or rediss:// URL",
   ),
   REDIS_KEY_PREFIX: optionalString,
+  REDIS_TIMEOUT_MS: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number({ message: "must be a number of milliseconds" }).int("must be an integer").min(50, "must be at least 50").max(60_000, "must be at most 60000").default(1000),
+  ),
   SESSION_SECRET: optionalString.refine(
     // new-api's sample environment ships this placeholder; running with it would make every
     // installation's cookies forgeable by anyone who read the sample.
@@ -96,6 +100,8 @@ export type Config = {
   redisUrl?: string;
   /** Prefix of every Redis key (and channel), so several gateways can share one Redis. */
   redisPrefix: string;
+  /** A Redis command with no answer by then fails, and the instance runs degraded until Redis answers. */
+  redisTimeoutMs: number;
   sessionSecret?: string;
   timezone?: string;
   trustProxy: boolean;
@@ -163,6 +169,7 @@ export function readConfig(environment: Record<string, string | undefined>, port
     store: dsn ? { dialect: "pg", url: dsn } : { dialect: "sqlite", path: env.SQLITE_PATH },
     redisUrl: env.REDIS_CONN_STRING,
     redisPrefix: env.REDIS_KEY_PREFIX ?? "switchyard:",
+    redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     sessionSecret: env.SESSION_SECRET,
     timezone: env.TZ,
     trustProxy: env.TRUST_PROXY,
@@ -247,6 +254,7 @@ Environment:
   SQL_DSN             postgres:// URL: use PostgreSQL instead of SQLite
   REDIS_CONN_STRING   redis:// URL: share caches and limits between instances
   REDIS_KEY_PREFIX    prefix of the Redis keys (default switchyard:), to share one Redis
+  REDIS_TIMEOUT_MS    a Redis command unanswered by then fails over to degraded mode (default 1000)
   SESSION_SECRET      cookie signing secret (generated and stored when unset)
   TZ                  time zone for dates shown in the console
   TRUST_PROXY         true: take client addresses from X-Forwarded-For

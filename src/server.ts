@@ -6,6 +6,7 @@ import { createApp } from "./app.ts";
 import { setClockOffset } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { openSharedState } from "./cache/open-shared-state.ts";
+import { watchSharedHealth } from "./jobs/degraded-resync.ts";
 import { useDiskAssets } from "./console/assets/asset-store.ts";
 import { trustOutboundHosts } from "./http/outbound-url.ts";
 import { outerBodyLimit } from "./http/read-body.ts";
@@ -33,7 +34,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   trustOutboundHosts(config.outboundAllowedHosts);
   useDiskAssets(join(import.meta.dir, "..", "build"));
   await openStore(config.store);
-  const shared = await openSharedState(config.redisUrl, config.redisPrefix);
+  const shared = await openSharedState(config.redisUrl, config.redisPrefix, config.redisTimeoutMs);
   const reservations = await openReservationBook(shared, config.nodeName);
   await loadOptions();
   if (await createRootIfEmpty()) logger.warn("created the root account root / 123456: change its password now");
@@ -42,6 +43,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: outerBodyLimit(config.bodyLimits) });
   const port = app.server!.port!;
   startJobs(config);
+  const stopWatching = watchSharedHealth(shared);
   logger.info(`Switchyard ${productVersion} listening`, {
     address: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`,
     store: config.store.dialect,
@@ -55,6 +57,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
           server: app.server!,
           graceSeconds: config.shutdownGraceSeconds,
           async closeShared() {
+            stopWatching();
             await reservations.close();
             await shared.close();
           },

@@ -44,7 +44,7 @@ export const apiApp = (deps: WebDeps) =>
         return { ...body, message: requestTranslator(request)(body.message) };
       }
     })
-    .use(statusRoutes())
+    .use(statusRoutes(deps))
     .use(sessionRoutes(deps))
     .use(selfRoutes(deps))
     .use(optionRoutes(deps))

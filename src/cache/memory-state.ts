@@ -70,6 +70,10 @@ export function createMemoryState(now: () => number = Date.now): SharedState {
       if (!set) handlers.set(topic, (set = new Set()));
       set.add(handler);
     },
+    healthy: () => true,
+    onHealthChange() {
+      // One process: nothing can go away.
+    },
     async close() {
       clearInterval(sweeper);
     },

@@ -11,6 +11,9 @@ export type WindowVerdict = { allowed: boolean; retryAfterSeconds: number };
 export type RedisScripts = {
   /** Every key this gateway writes starts with it (REDIS_KEY_PREFIX). */
   readonly prefix: string;
+  /** False while Redis is away: `run` then throws RedisUnavailable at once. */
+  healthy(): boolean;
+  onHealthChange(listener: (healthy: boolean) => void): void;
   /** Runs a Lua script (cached by the server after its first use) and gives back its reply. */
   run(script: string, keys: readonly string[], args: readonly string[]): Promise<unknown>;
 };
@@ -30,11 +33,21 @@ export interface SharedState {
   countWindow(key: string, windowSeconds: number): Promise<number>;
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
-  /** Sets the key only if absent; true when this caller set it (a lock or a "once per" mark). */
+  /**
+   * Sets the key only if absent; true when this caller set it (a lock or a "once per" mark).
+   * False while Redis is away: what it guards is skipped rather than done twice.
+   */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   delete(key: string): Promise<void>;
   /** Tells every instance (this one included) about a change on a topic. */
   publish(topic: string, message: string): Promise<void>;
   subscribe(topic: string, handler: (message: string) => void): void;
+  /**
+   * False while Redis is away (always true in memory): the state then runs degraded, see
+   * docs/ARCHITECTURE.md "Redis outages".
+   */
+  healthy(): boolean;
+  /** Called synchronously whenever `healthy()` changes. */
+  onHealthChange(listener: (healthy: boolean) => void): void;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@
 //   observeLedgerCommit    the ledger wrote one batch
 //   registerCacheSize      a cache says how to read its size (read when scraped)
 //   registerReservations   the open reservations say how to read their count and sum
+//   registerSharedStateHealth  whether Redis is reachable (open-shared-state.ts)
 //
 // Labels stay bounded: routes are the registered patterns (never raw paths), models are named
 // only once a channel was chosen for them (so they come from the operators' lists; callers fold
@@ -49,6 +50,7 @@ const cacheSizes = new SampledGauge("switchyard_cache_entries", "Entries held by
 // What this instance holds reserved and not yet settled or released: 0 at quiescence (the fault
 // suite's ledger check reads it after every case).
 const reservations = new SampledGauge("switchyard_reservations_open", "Reservations of this instance still open, as a count and as quota", "measure");
+const sharedHealth = new SampledGauge("switchyard_shared_state_healthy", "1 while the state shared between instances is reachable (always 1 in memory), 0 while degraded", "kind");
 let streamsOpen = 0;
 const streamsInFlight = {
   name: "switchyard_relay_streams_in_flight",
@@ -61,7 +63,7 @@ const streamsInFlight = {
   reset() {},
 };
 
-for (const metric of [requests, relayDuration, firstToken, upstreamErrors, quotaConsumed, ledgerBatchSize, ledgerCommit, cacheSizes, reservations, streamsInFlight]) {
+for (const metric of [requests, relayDuration, firstToken, upstreamErrors, quotaConsumed, ledgerBatchSize, ledgerCommit, cacheSizes, reservations, sharedHealth, streamsInFlight]) {
   registry.registerMetric(metric as never);
 }
 
@@ -139,6 +141,10 @@ export function registerCacheSize(cache: string, size: () => number): void {
 export function registerReservations(count: () => number, quota: () => number): void {
   reservations.sample("count", count);
   reservations.sample("quota", quota);
+}
+
+export function registerSharedStateHealth(kind: string, healthy: () => boolean): void {
+  sharedHealth.sample(kind, () => (healthy() ? 1 : 0));
 }
 
 export const metricsContentType = registry.contentType;

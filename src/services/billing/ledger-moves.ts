@@ -15,6 +15,8 @@ export type Settlement = {
   tokenLimited: boolean;
   channelId: number;
   quota: number;
+  /** What the hold debited from the balances in the store (Redis away, store-debit.ts), else 0. */
+  debited?: number;
   /** The consumption log to write with it, or null when logging is off. */
   log: ConsumeLogValues | null;
 };
@@ -22,14 +24,15 @@ export type Settlement = {
 /** Balances after the batch, with the versions (used quotas) the reservation book needs. */
 export type SettledBalances = { userQuota: number; userVersion: number; tokenRemain: number | undefined; tokenVersion: number | undefined };
 
-type Sums = { quota: number; count: number; after?: { balance: number; version: number } };
+type Sums = { quota: number; count: number; delta: number; after?: { balance: number; version: number } };
 
-const add = <K>(sums: Map<K, Sums>, key: K, quota: number) => {
+const add = <K>(sums: Map<K, Sums>, key: K, quota: number, debited = 0) => {
   const sum = sums.get(key);
   if (sum) {
     sum.quota += quota;
     sum.count++;
-  } else sums.set(key, { quota, count: 1 });
+    sum.delta += debited - quota;
+  } else sums.set(key, { quota, count: 1, delta: debited - quota });
 };
 
 export function* settleBody(tx: Db, settlements: readonly Settlement[]): Generator<Query, SettledBalances[], unknown> {
@@ -39,21 +42,21 @@ export function* settleBody(tx: Db, settlements: readonly Settlement[]): Generat
   const channels = new Map<number, Sums>();
   for (const settlement of settlements) {
     const { quota } = settlement;
-    add(users, settlement.userId, quota);
-    if (settlement.tokenId) add(settlement.tokenLimited ? limitedTokens : unlimitedTokens, settlement.tokenId, quota);
+    add(users, settlement.userId, quota, settlement.debited);
+    if (settlement.tokenId) add(settlement.tokenLimited ? limitedTokens : unlimitedTokens, settlement.tokenId, quota, settlement.debited);
     if (settlement.channelId && quota !== 0) add(channels, settlement.channelId, quota);
     if (settlement.log) yield* run(insertConsumeLog(tx, settlement.log as LogValues));
   }
   for (const [userId, sums] of users) {
-    // Nothing was taken from the balance before (reservations live outside the store), so the
-    // whole cost leaves it now; `delta` would also give back a reservation made in the store.
-    const [row] = yield* run(chargeUser(tx, { delta: -sums.quota, quota: sums.quota, count: sums.count, userId }));
+    // Usually nothing was taken from the balance before (reservations live outside the store), so
+    // the whole cost leaves it now; a hold debited in the store (Redis away) is given back here.
+    const [row] = yield* run(chargeUser(tx, { delta: sums.delta, quota: sums.quota, count: sums.count, userId }));
     if (row) sums.after = { balance: Number(row.quota), version: Number(row.used) };
   }
   // Settling is when a token was last used, so accessed_time rides along.
   const now = nowSeconds();
   for (const [tokenId, sums] of limitedTokens) {
-    const [row] = yield* run(chargeLimitedToken(tx, { delta: -sums.quota, quota: sums.quota, now, tokenId }));
+    const [row] = yield* run(chargeLimitedToken(tx, { delta: sums.delta, quota: sums.quota, now, tokenId }));
     if (row) sums.after = { balance: Number(row.remain), version: Number(row.used) };
   }
   for (const [tokenId, sums] of unlimitedTokens) yield* run(chargeUnlimitedToken(tx, { quota: sums.quota, now, tokenId }));

@@ -88,7 +88,8 @@ export function settleQuota(settlement: Settlement): Promise<SettledBalances> {
   const reservation = open.get(settlement.requestId);
   open.delete(settlement.requestId);
   const book = reservationBook();
-  const charged = settleInBatch(settlement);
+  // A hold debited in the store (Redis away) is given back by the settlement itself.
+  const charged = settleInBatch(reservation?.debited ? { ...settlement, debited: reservation.amount } : settlement);
   track(
     charged.then(
       (balances) => reservation && book.settled(reservation, { cost: settlement.quota, userVersion: balances.userVersion, tokenVersion: balances.tokenVersion }),

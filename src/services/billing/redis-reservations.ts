@@ -13,10 +13,17 @@
 // any snapshot is used (a snapshot older than 5 s is read again); a snapshot older than the
 // forgotten ones ("stale") is read again too.
 //
-// Should Redis be away, the store's conditional debit can take over (issue 18): the settlement
-// statements already accept a reserved amount to give back (see ledger-moves.ts).
+// While Redis is away (scripts.healthy() false, or a script that gets no answer) a reservation
+// is a conditional debit in the store instead (store-debit.ts): money stays exact across every
+// instance, never "no check". Reservations made in Redis before the outage may have ended
+// without Redis hearing of it, so when Redis is back this instance continues under a new name
+// (an epoch) that holds exactly its reservations still open, and the old name's mark is deleted:
+// whatever the outage left behind stops counting at once.
+import { RedisUnavailable } from "../../cache/redis-link.ts";
 import type { RedisScripts } from "../../cache/shared-state.ts";
+import { logger } from "../../logger.ts";
 import type { Charged, Reservation, ReservationBook, ReserveOutcome, Snapshots } from "./reservation-book.ts";
+import { debitInStore, refundInStore } from "./store-debit.ts";
 
 const aliveMs = 15_000;
 const heartbeatMs = 5_000;
@@ -90,14 +97,30 @@ if #KEYS > 3 then finish(4, ARGV[8] and tonumber(ARGV[8])) end
 return 1
 `;
 
-export async function createRedisReservations(redis: RedisScripts, instanceName: string): Promise<ReservationBook> {
-  const instance = `${instanceName}:${crypto.randomUUID().slice(0, 8)}`;
-  const aliveKey = `${redis.prefix}res:alive:${instance}`;
-  const alivePrefix = `${redis.prefix}res:alive:`;
-  const heldByUser = new Map<number, number>();
+/** Takes over this instance's open reservations under its new name, and retires the old one. */
+const adoptScript = `
+local newAlive, oldAlive, newInstance, aliveMs = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+redis.call('SET', newAlive, '1', 'PX', aliveMs)
+for i = 1, #KEYS do redis.call('HINCRBY', KEYS[i], newInstance, ARGV[4 + i]) end
+redis.call('DEL', oldAlive)
+return 1
+`;
 
-  const beat = () => redis.run("redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) return 1", [aliveKey], [String(aliveMs)]);
-  await beat();
+type Live = { reservation: Reservation; epoch: string };
+
+export async function createRedisReservations(redis: RedisScripts, instanceName: string): Promise<ReservationBook> {
+  const nameOf = () => `${instanceName}:${crypto.randomUUID().slice(0, 8)}`;
+  const alivePrefix = `${redis.prefix}res:alive:`;
+  let instance = nameOf();
+  /** Reservations held in Redis, by request id, with the name they were counted under. */
+  const live = new Map<string, Live>();
+  const heldByUser = new Map<number, number>();
+  const heldByToken = new Map<number, number>();
+  /** Set from Redis's return until this instance's reservations are adopted by the new name. */
+  let adopting: Promise<void> | undefined;
+
+  const beat = () => redis.run("redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) return 1", [alivePrefix + instance], [String(aliveMs)]);
+  await beat().catch(() => undefined);
   const heartbeat = setInterval(() => void beat().catch(() => undefined), heartbeatMs);
   heartbeat.unref?.();
 
@@ -111,47 +134,107 @@ export async function createRedisReservations(redis: RedisScripts, instanceName:
     return keys;
   };
 
-  const note = (userId: number, amount: number) => {
-    const held = (heldByUser.get(userId) ?? 0) + amount;
-    if (held > 0) heldByUser.set(userId, held);
-    else heldByUser.delete(userId);
+  const note = (reservation: Reservation, amount: number) => {
+    for (const [held, id] of [[heldByUser, reservation.userId], [heldByToken, reservation.tokenId]] as const) {
+      if (!id) continue;
+      const sum = (held.get(id) ?? 0) + amount;
+      if (sum > 0) held.set(id, sum);
+      else held.delete(id);
+    }
   };
+
+  const adopt = async () => {
+    const old = instance;
+    instance = nameOf();
+    const sums = new Map<string, number>();
+    for (const entry of live.values()) {
+      entry.epoch = instance;
+      const [user, , , token] = keysOf(entry.reservation);
+      sums.set(user!, (sums.get(user!) ?? 0) + entry.reservation.amount);
+      if (token) sums.set(token, (sums.get(token) ?? 0) + entry.reservation.amount);
+    }
+    await redis.run(adoptScript, [...sums.keys()], [alivePrefix + instance, alivePrefix + old, instance, String(aliveMs), ...[...sums.values()].map(String)]);
+  };
+
+  redis.onHealthChange((healthy) => {
+    if (!healthy || adopting) return;
+    adopting = adopt()
+      .catch((error) => logger.warn("reservations: could not take over after Redis came back", { error: String((error as Error)?.message ?? error) }))
+      .finally(() => (adopting = undefined));
+  });
 
   /**
    * Ends a reservation in Redis. Not retried: the script is not idempotent, and a reply lost after
    * it ran would end the reservation twice (admitting more than the balance). A failure leaves the
-   * amount held while this instance lives, which errs on the side of refusing (issue 18 brings
-   * Redis outages under control).
+   * amount counted under a name the next return of Redis retires.
    */
   const end = async (reservation: Reservation, charged?: Charged) => {
-    note(reservation.userId, -reservation.amount);
-    const args = [instance, String(reservation.amount), String(charged?.cost ?? 0), String(Date.now()), String(rememberMs), reservation.requestId];
+    note(reservation, -reservation.amount);
+    if (reservation.debited) {
+      // Debited in the store: a settlement gave it back already; a release gives it back now.
+      if (!charged) await refundInStore(reservation);
+      return;
+    }
+    if (adopting) await adopting;
+    const entry = live.get(reservation.requestId);
+    live.delete(reservation.requestId);
+    const args = [entry?.epoch ?? instance, String(reservation.amount), String(charged?.cost ?? 0), String(Date.now()), String(rememberMs), reservation.requestId];
     if (charged) args.push(String(charged.userVersion), String(charged.tokenVersion ?? ""));
-    await redis.run(endScript, keysOf(reservation), args);
+    await redis.run(endScript, keysOf(reservation), args).catch((error) => {
+      if (!(error instanceof RedisUnavailable)) throw error;
+    });
+  };
+
+  const inStore = async (reservation: Reservation, margin: number): Promise<ReserveOutcome> => {
+    const alsoHeld = { user: heldByUser.get(reservation.userId) ?? 0, token: heldByToken.get(reservation.tokenId) ?? 0 };
+    const outcome = await debitInStore(reservation, reservation.amount * margin, alsoHeld);
+    if (outcome === "reserved") {
+      reservation.debited = true;
+      note(reservation, reservation.amount);
+    }
+    return outcome;
+  };
+
+  const inRedis = async (reservation: Reservation, margin: number, read: () => Snapshots | Promise<Snapshots>): Promise<ReserveOutcome> => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const readAt = Date.now();
+      const snapshots: Snapshots = await read();
+      if (Date.now() - readAt > maxSnapshotAgeMs) continue;
+      if (!redis.healthy() || adopting) return inStore(reservation, margin);
+      const epoch = instance;
+      const args = [epoch, String(reservation.amount), String(margin), alivePrefix, String(snapshots.user.balance), String(snapshots.user.version)];
+      if (reservation.tokenId) args.push(String(snapshots.token?.balance ?? -1), String(snapshots.token?.version ?? 0));
+      const outcome = String(await redis.run(reserveScript, keysOf(reservation), args));
+      if (outcome === "stale") continue;
+      if (outcome === "reserved") {
+        reservation.debited = false;
+        live.set(reservation.requestId, { reservation, epoch });
+        note(reservation, reservation.amount);
+      }
+      return outcome as ReserveOutcome;
+    }
+    throw new Error("reservation: the balance changed faster than it could be read");
   };
 
   return {
     kind: "redis",
     async reserve(reservation, margin, read) {
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const readAt = Date.now();
-        const snapshots: Snapshots = await read();
-        if (Date.now() - readAt > maxSnapshotAgeMs) continue;
-        const args = [instance, String(reservation.amount), String(margin), alivePrefix, String(snapshots.user.balance), String(snapshots.user.version)];
-        if (reservation.tokenId) args.push(String(snapshots.token?.balance ?? -1), String(snapshots.token?.version ?? 0));
-        const outcome = String(await redis.run(reserveScript, keysOf(reservation), args));
-        if (outcome === "stale") continue;
-        if (outcome === "reserved") note(reservation.userId, reservation.amount);
-        return outcome as ReserveOutcome;
+      if (!redis.healthy() || adopting) return inStore(reservation, margin);
+      try {
+        return await inRedis(reservation, margin, read);
+      } catch (error) {
+        // No answer: the script may have run, counted under a name Redis's return retires.
+        if (error instanceof RedisUnavailable) return inStore(reservation, margin);
+        throw error;
       }
-      throw new Error("reservation: the balance changed faster than it could be read");
     },
     settled: (reservation, charged) => end(reservation, charged),
     released: (reservation) => end(reservation),
     heldFor: (userId) => heldByUser.get(userId) ?? 0,
     async close() {
       clearInterval(heartbeat);
-      await redis.run("redis.call('DEL', KEYS[1]) return 1", [aliveKey], []).catch(() => undefined);
+      if (adopting) await adopting;
+      await redis.run("redis.call('DEL', KEYS[1]) return 1", [alivePrefix + instance], []).catch(() => undefined);
     },
   };
 }

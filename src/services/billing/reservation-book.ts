@@ -1,6 +1,7 @@
 // Where the relay reserves a request's estimate before calling upstream: in this process's
 // memory for a single instance, or in Redis for several (REDIS_CONN_STRING). The store is not
-// written at all until the settlement, which debits the real cost once (see quota-holds.ts).
+// written at all until the settlement, which debits the real cost once (see quota-holds.ts);
+// only while Redis is away is a reservation a debit in the store (store-debit.ts).
 //
 // A reservation is admitted when the balance read from the store, less the open reservations of
 // every instance, covers the estimate. The balance snapshot is read before the check, so a
@@ -23,6 +24,8 @@ export type Reservation = {
   /** The limited token whose own balance is reserved too, or 0. */
   tokenId: number;
   amount: number;
+  /** Set by the book: the amount was debited in the store (Redis away), the settlement gives it back. */
+  debited?: boolean;
 };
 
 export type ReserveOutcome = "reserved" | "user-short" | "token-short";

@@ -77,6 +77,8 @@ async function writeBuckets(rows: Awaited<ReturnType<typeof computeBuckets>>): P
 
 /** Takes the cluster-wide rollup lock, waiting for a running refresh to finish. */
 async function withLock<T>(action: () => Promise<T>): Promise<T> {
+  // While Redis is away the lock cannot be taken (it would not be shared): refuse at once.
+  if (!shared.healthy()) throw new Error("the dashboard rollup waits for Redis (shared state degraded)");
   const owner = crypto.randomUUID();
   const deadline = Date.now() + 60_000;
   while (!(await shared.setIfAbsent(lockKey, owner, 300))) {

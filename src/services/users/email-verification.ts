@@ -16,10 +16,13 @@ import { updateLiveUser } from "./user-writes.ts";
 export const emailCodeSeconds = 180;
 export const mailResendSeconds = 30;
 
-/** Refuses a second mail of one kind to one address within the resend countdown. */
+/**
+ * Refuses a second mail of one kind to one address within the resend countdown. A window of one,
+ * not a once-mark: while Redis is away it counts per instance instead of refusing every mail.
+ */
 export async function throttleMail(kind: string, email: string): Promise<void> {
-  const first = await shared.setIfAbsent(`mail:${kind}:${email}`, "1", mailResendSeconds);
-  if (!first) throw new AppError("rate_limited", "请求过于频繁，请 {{seconds}} 秒后再试", { seconds: mailResendSeconds });
+  const verdict = await shared.hitWindow(`mail:${kind}:${email}`, 1, mailResendSeconds);
+  if (!verdict.allowed) throw new AppError("rate_limited", "请求过于频繁，请 {{seconds}} 秒后再试", { seconds: mailResendSeconds });
 }
 
 export async function sendEmailCode(rawEmail: unknown, language: Language): Promise<void> {
