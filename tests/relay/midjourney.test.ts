@@ -326,3 +326,22 @@ describe("drawing options", () => {
     }
   });
 });
+
+describe("the channel test button", () => {
+  test("asks the proxy for no task with the channel's secret: passes, and a wrong secret fails with the upstream's reason", async () => {
+    const passed = await world.root.get(`/api/channel/test/${channelB}`);
+    expect(passed.body.success).toBe(true);
+    expect(passed.body.message).toStartWith("通道 mj-b 测试成功");
+    expect(typeof passed.body.time).toBe("number");
+    expect(mj.received.at(-1)).toMatchObject({ method: "POST", path: "/mj/task/list-by-condition", secret: "mj-secret-b", json: { ids: [] } });
+    const [row] = await world.server.store.query("select test_time from channels where id = ?", channelB);
+    expect(Number(row!.test_time)).toBeGreaterThan(0);
+
+    const wrong = await addChannel(world, { name: "mj-wrong", type: 2, key: "mj-secret-wrong", base_url: mj.url, models: "mj_shorten" });
+    const failed = await world.root.get(`/api/channel/test/${wrong}`);
+    expect(failed.body).toMatchObject({ success: false, message: "status 401: 无效的 mj-api-secret" });
+    expect(mj.received.at(-1)).toMatchObject({ path: "/mj/task/list-by-condition", secret: "mj-secret-wrong" });
+    // Nothing was submitted, nothing charged: no log of a test call.
+    expect(await logsOf(world.server, "select id from logs where channel_id = ?", wrong)).toEqual([]);
+  });
+});
