@@ -76,6 +76,29 @@ describe("Cohere (34)", () => {
     expect(cohere.received[0]!.json.stream).toBe(true);
   });
 
+  test("cached prompt tokens: shown as prompt_tokens_details, whole and streamed, and priced by CacheRatio", async () => {
+    cohere.addKey("co-cache");
+    const options = (await world.root.get("/api/option/")).body.data as { key: string; value: string }[];
+    const cacheRatios = options.find((option) => option.key === "CacheRatio")!.value;
+    await setOptions(world, { CacheRatio: JSON.stringify({ "co-6": 0.25 }), CompletionRatio: JSON.stringify({ "co-1": 2, "co-6": 1 }) });
+    try {
+      await cohereChannel("co-cache", "co-6");
+      cohere.behave("co-cache", { cachedTokens: 8 });
+      const answer = await openai(world, key).chat.completions.create({ model: "co-6", messages: [{ role: "user", content: "Hi" }] });
+      expect(answer.usage).toEqual({ prompt_tokens: 14, completion_tokens: 5, total_tokens: 19, prompt_tokens_details: { cached_tokens: 8 } });
+      // 6 fresh prompt tokens, 8 cached at a quarter, 5 completion tokens.
+      expect(n((await lastLog()).quota)).toBe(6 + 8 * 0.25 + 5);
+
+      const stream = await openai(world, key).chat.completions.create({ model: "co-6", messages: [{ role: "user", content: "Hi" }], stream: true, stream_options: { include_usage: true } });
+      let usage: unknown;
+      for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
+      expect(usage).toEqual({ prompt_tokens: 14, completion_tokens: 5, total_tokens: 19, prompt_tokens_details: { cached_tokens: 8 } });
+      expect(n((await lastLog()).quota)).toBe(13);
+    } finally {
+      await setOptions(world, { CacheRatio: cacheRatios, CompletionRatio: JSON.stringify({ "co-1": 2 }) });
+    }
+  });
+
   test("tools: whole and streamed tool calls, the tool plan as reasoning, tool results sent back", async () => {
     await cohereChannel("co-c", "co-3");
     cohere.behave("co-c", { toolCall: { name: "weather", arguments: '{"city":"Toronto"}' } });

@@ -2,13 +2,15 @@
 // [{type: text|thinking}], tool_plan, tool_calls}, usage: {billed_units, tokens}}; a stream is
 // typed events (message-start, content-start/delta/end, tool-plan-delta, tool-call-start/delta/
 // end, citation events, message-end with the finish reason and usage). Usage is what Cohere bills
-// (billed_units), falling back to the token counts; the tool plan and thinking are reasoning.
+// (billed_units), falling back to the token counts, with cached_tokens (prompt tokens that hit
+// Cohere's inference cache, priced by the CacheRatio option); the tool plan and thinking are
+// reasoning.
 import type { Bytes, ConvertedResponse, RelayCall, SseEvent, Usage } from "../adaptor.ts";
 import type { VendorStep } from "../openai-format/chunk-stream.ts";
 import { chatCompletion, failedAnswer, usageOf, type ToolCall } from "../openai-format/whole-answer.ts";
 
 type Units = { input_tokens?: number; output_tokens?: number };
-export type CohereUsage = { billed_units?: Units; tokens?: Units };
+export type CohereUsage = { billed_units?: Units; tokens?: Units; cached_tokens?: number };
 type ContentItem = { type?: string; text?: string; thinking?: string };
 type CohereToolCall = { id?: string; function?: { name?: string; arguments?: string } };
 type CohereAnswer = {
@@ -23,7 +25,11 @@ export const finishReasonOf = (reason: string | undefined) => (reason ? (finishR
 
 export function cohereUsage(usage: CohereUsage | undefined): Usage | null {
   const billed = usage?.billed_units;
-  return usageOf(billed?.input_tokens, billed?.output_tokens) ?? usageOf(usage?.tokens?.input_tokens, usage?.tokens?.output_tokens);
+  const result = usageOf(billed?.input_tokens, billed?.output_tokens) ?? usageOf(usage?.tokens?.input_tokens, usage?.tokens?.output_tokens);
+  const cached = usage?.cached_tokens;
+  // Inside the prompt tokens, never more than them.
+  if (result && typeof cached === "number" && Number.isFinite(cached) && cached > 0) result.cached_tokens = Math.min(Math.round(cached), result.prompt_tokens);
+  return result;
 }
 
 function parse(text: string): unknown {
