@@ -99,6 +99,34 @@ describe("Cohere (34)", () => {
     }
   });
 
+  test("finish reasons: MAX_TOKENS is length; ERROR is a failed generation, retried on another channel and not billed", async () => {
+    cohere.addKey("co-long");
+    await cohereChannel("co-long", "co-7");
+    cohere.behave("co-long", { finishReason: "MAX_TOKENS" });
+    const cut = await openai(world, key).chat.completions.create({ model: "co-7", messages: [{ role: "user", content: "Hi" }] });
+    expect(cut.choices[0]!.finish_reason).toBe("length");
+
+    await setOptions(world, { RetryTimes: 1 });
+    cohere.addKey("co-broken");
+    cohere.addKey("co-fine");
+    const broken = await cohereChannel("co-broken", "co-8", { priority: 5 });
+    await cohereChannel("co-fine", "co-8", { priority: 1 });
+    cohere.behave("co-broken", { finishReason: "ERROR" });
+    const logsBefore = n((await one(world, "select count(*) as count from logs where type = 2")).count);
+    const answer = await postRelay(world, "/v1/chat/completions", key, { model: "co-8", messages: [{ role: "user", content: "Hi" }] });
+    expect(answer.status).toBe(200);
+    expect(answer.json.choices[0].message.content).toBe("Hello from Command R.");
+    expect(cohere.received.slice(-2).map((entry) => entry.headers.authorization)).toEqual(["Bearer co-broken", "Bearer co-fine"]);
+    expect(n((await one(world, "select count(*) as count from logs where type = 2")).count)).toBe(logsBefore + 1);
+    expect(n((await lastLog()).channel_id)).not.toBe(broken);
+
+    // Streamed, ERROR comes with message-end, after the text was delivered: the client gets an error event.
+    const streamed = await postRelay(world, "/v1/chat/completions", key, { model: "co-8", messages: [{ role: "user", content: "Hi" }], stream: true });
+    expect(streamed.text).toContain("Hello");
+    expect(streamed.text).toContain("generation failed");
+    expect(streamed.text).not.toContain('"finish_reason":"stop"');
+  });
+
   test("tools: whole and streamed tool calls, the tool plan as reasoning, tool results sent back", async () => {
     await cohereChannel("co-c", "co-3");
     cohere.behave("co-c", { toolCall: { name: "weather", arguments: '{"city":"Toronto"}' } });

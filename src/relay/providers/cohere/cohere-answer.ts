@@ -23,6 +23,8 @@ type CohereAnswer = {
 const finishReasons: Record<string, string> = { COMPLETE: "stop", STOP_SEQUENCE: "stop", MAX_TOKENS: "length", TOOL_CALL: "tool_calls" };
 export const finishReasonOf = (reason: string | undefined) => (reason ? (finishReasons[reason] ?? "stop") : undefined);
 
+const generationFailed = { message: "generation failed", type: "upstream_error", code: "ERROR", param: null, status: 500 };
+
 export function cohereUsage(usage: CohereUsage | undefined): Usage | null {
   const billed = usage?.billed_units;
   const result = usageOf(billed?.input_tokens, billed?.output_tokens) ?? usageOf(usage?.tokens?.input_tokens, usage?.tokens?.output_tokens);
@@ -43,6 +45,9 @@ function parse(text: string): unknown {
 export function convertCohereChat(call: RelayCall, bytes: Bytes): ConvertedResponse {
   const answer = parse(new TextDecoder().decode(bytes)) as CohereAnswer | undefined;
   if (!answer?.message) return failedAnswer({ message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
+  // Cohere's finish reason ERROR: "the generation failed due to an internal error". Like the
+  // stream's, an upstream failure (500: retried, not billed), not an answer.
+  if (answer.finish_reason === "ERROR") return failedAnswer(generationFailed);
   const content = answer.message.content ?? [];
   const text = content.filter((item) => item.type === "text").map((item) => item.text ?? "").join("");
   const thinking = content.filter((item) => item.type === "thinking").map((item) => item.thinking ?? item.text ?? "").join("");
@@ -99,7 +104,7 @@ export function readCohereEvent(event: SseEvent): VendorStep | undefined {
       return { delta: { tool_calls: [{ index: parsed.index ?? 0, function: { arguments: message?.tool_calls?.function?.arguments ?? "" } }] } };
     case "message-end":
       if (delta?.finish_reason === "ERROR") {
-        return { error: { message: delta.error || "generation failed", type: "upstream_error", code: "ERROR", param: null, status: 500 } };
+        return { error: { ...generationFailed, message: delta.error || generationFailed.message } };
       }
       return { finishReason: finishReasonOf(delta?.finish_reason) ?? "stop", usage: cohereUsage(delta?.usage), end: true };
     default:
