@@ -2,10 +2,12 @@
 // dialect the run uses: a task that failed before its charge reached the store is not written
 // off as "nothing to refund" but refunded exactly once the charge is there; a charge that never
 // comes (its settlement failed or was lost) ends as refunded with nothing given back; and after
-// a refund the user can hold their whole balance again.
+// a refund the user can hold their whole balance again at once (on Redis, whose reservation book
+// remembers the refunded charge, this needs the book to be told of the refund).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { openSharedState } from "../../src/cache/open-shared-state.ts";
+import { openReservationBook, reservationBook } from "../../src/services/billing/reservation-book.ts";
 import { consumeLogValues } from "../../src/services/billing/consume-log.ts";
 import { drainLedger, holdQuota, releaseHold, settleQuota } from "../../src/services/billing/quota-holds.ts";
 import { LogType } from "../../src/services/logs/log-types.ts";
@@ -17,10 +19,13 @@ let store: TestStore;
 beforeAll(async () => {
   store = await createTestStore();
   await openStore(store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! });
-  // A refund announces the token's new balance to the token caches.
-  await openSharedState(undefined, "task-refund-test:");
+  // A refund announces the token's new balance to the token caches. On Redis (CI sets
+  // TEST_REDIS_URL) the reservation book remembers recent charges, which a refund must correct.
+  const shared = await openSharedState(process.env.TEST_REDIS_URL, `task-refund-test-${crypto.randomUUID()}:`);
+  await openReservationBook(shared, "task-refund-test");
 });
 afterAll(async () => {
+  await reservationBook().close();
   await closeStore();
   await store.dispose();
 });

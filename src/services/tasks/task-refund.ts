@@ -15,10 +15,10 @@
 // nothing to give back.
 //
 // Balances and the reservation book (services/billing): a refund lowers used quota, the
-// version a balance snapshot carries. A snapshot read before the refund may then look newer
-// than charges made after it, so those are not subtracted from it; but that snapshot also lacks
-// the refund, which is at least as large as what it misses, so the book only ever admits less
-// than the store holds, never more.
+// version a balance snapshot carries. Once committed, the book is told (refunded), and lowers
+// the versions of the charges it remembers by as much, so the refunded quota can be reserved at
+// once; a snapshot read before the refund can miss at most the refund's worth of charges, which
+// it also lacks, so the book never admits more than the store holds.
 //
 // The refund reverses the charge: the user's quota comes back and their used quota goes down by
 // the same amount (so quota + used quota is unchanged, and used quota = consumption logs minus
@@ -30,11 +30,13 @@ import { nowMs, nowSeconds } from "../../clock.ts";
 import { t, transact, type Db } from "../../store/client.ts";
 import { run, type Query } from "../../store/transact.ts";
 import { announceChange } from "../change-notices.ts";
+import { logger } from "../../logger.ts";
+import { reservationBook } from "../billing/reservation-book.ts";
 import { LogType } from "../logs/log-types.ts";
 import { formatQuota } from "../pricing/quota-format.ts";
 import { TaskStatus } from "./task-states.ts";
 
-type Refunded = { quota: number; tokenKey?: string };
+type Refunded = { quota: number; tokenKey?: string; userId?: number; tokenId?: number };
 
 function* refundCharge(tx: Db, requestId: string, content: string, taskId: string): Generator<Query, Refunded, unknown> {
   if (!requestId) return { quota: 0 };
@@ -91,12 +93,18 @@ function* refundCharge(tx: Db, requestId: string, content: string, taskId: strin
       request_id: `refund:${requestId}`,
     }),
   );
-  return { quota, tokenKey };
+  return { quota, tokenKey, userId: charge.user_id, tokenId: charge.token_id ?? 0 };
 }
 
 const shortReason = (reason: string) => (reason.length > 200 ? `${reason.slice(0, 200)}…` : reason);
 
 async function finish(refunded: Refunded): Promise<number> {
+  if (refunded.quota > 0 && refunded.userId !== undefined) {
+    // After the commit, never before: a refund rolled back must not move the book's versions.
+    await reservationBook()
+      .refunded({ userId: refunded.userId, tokenId: refunded.tokenId ?? 0, amount: refunded.quota })
+      .catch((error) => logger.warn("reservation book not told of a refund", { error: error instanceof Error ? error.message : String(error) }));
+  }
   if (refunded.tokenKey) await announceChange("tokens", refunded.tokenKey);
   return refunded.quota;
 }
