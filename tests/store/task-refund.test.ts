@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { openSharedState } from "../../src/cache/open-shared-state.ts";
-import { openReservationBook, reservationBook } from "../../src/services/billing/reservation-book.ts";
+import type { SharedState } from "../../src/cache/shared-state.ts";
+import { openReservationBook } from "../../src/services/billing/reservation-book.ts";
 import { consumeLogValues } from "../../src/services/billing/consume-log.ts";
 import { drainLedger, holdQuota, releaseHold, settleQuota } from "../../src/services/billing/quota-holds.ts";
 import { LogType } from "../../src/services/logs/log-types.ts";
@@ -16,16 +17,19 @@ import { closeStore, db, openStore, t } from "../../src/store/client.ts";
 import { createTestStore, type TestStore } from "../helpers/test-store.ts";
 
 let store: TestStore;
+let sharedState: SharedState;
 beforeAll(async () => {
   store = await createTestStore();
   await openStore(store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! });
   // A refund announces the token's new balance to the token caches. On Redis (CI sets
   // TEST_REDIS_URL) the reservation book remembers recent charges, which a refund must correct.
-  const shared = await openSharedState(process.env.TEST_REDIS_URL, `task-refund-test-${crypto.randomUUID()}:`);
-  await openReservationBook(shared, "task-refund-test");
+  sharedState = await openSharedState(process.env.TEST_REDIS_URL, `task-refund-test-${crypto.randomUUID()}:`);
+  await openReservationBook(sharedState, "task-refund-test");
 });
 afterAll(async () => {
-  await reservationBook().close();
+  // Suites share this process: leave the in-memory book and state the others expect.
+  await openReservationBook(await openSharedState(undefined), "task-refund-test");
+  await sharedState.close();
   await closeStore();
   await store.dispose();
 });
