@@ -82,7 +82,7 @@ const environmentSchema = z.object({
   METRICS_ENABLED: booleanFlag,
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
   BACKUP_DIR: optionalString,
-  BACKUP_KEEP: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ message: "must be a number" }).int("must be an integer").min(1, "must be at least 1").default(7)),
+  BACKUP_KEEP: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ message: "must be a number" }).int("must be an integer").min(1, "must be at least 1").optional()),
   SWITCHYARD_CLOCK_OFFSET_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().default(0)),
   GITHUB_OAUTH_AUTHORIZE_URL: endpoint("https://github.com/login/oauth/authorize"),
   GITHUB_OAUTH_TOKEN_URL: endpoint("https://github.com/login/oauth/access_token"),
@@ -125,10 +125,16 @@ export type Config = {
   outboundAllowedHosts: string[];
   /** Test hook: shifts the clock of the core (clock.ts). */
   clockOffsetMs: number;
-  /** GET /metrics (Prometheus): off unless enabled, and then only with this bearer token. */
+  /**
+   * GET /metrics (Prometheus) switched on from the environment, with its bearer token. The
+   * MetricsEnabled option switches it on from the console too, with its own token.
+   */
   metrics: { enabled: false } | { enabled: true; token: string };
-  /** Daily SQLite backups into `dir`, keeping the newest `keep` (off without BACKUP_DIR). */
-  backup: { dir?: string; keep: number };
+  /**
+   * Daily SQLite backups. BACKUP_DIR both switches them on (as the DailyBackupEnabled option
+   * does) and chooses the folder; BACKUP_KEEP, when set, overrides the DailyBackupKeep option.
+   */
+  backup: { dir?: string; keep?: number };
   /** Where the social sign-ins and the human check talk to (real services unless overridden). */
   endpoints: ProviderEndpoints;
 };

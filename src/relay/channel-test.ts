@@ -1,5 +1,6 @@
 // Channel tests (spec §7 GET /api/channel/test/{id}, GET /api/channel/test; new-api §9): a minimal
-// call through the channel's adaptor, the same way the relay would send it. The result updates
+// call through the channel's adaptor, the same way the relay would send it (drawing and music
+// channels: a free read of no task, tasks/task-channel-test.ts). The result updates
 // the channel's response_time and test_time, writes a test log for user 1 (token name 模型测试,
 // not charged), and applies the health rules: a failure that means a dead key or account, or an
 // answer slower than ChannelDisableThreshold, disables the channel; a passing test re-enables one
@@ -21,6 +22,7 @@ import { ChannelStatus, toChannelSnapshot, type ChannelSnapshot } from "./channe
 import type { Bytes, EndpointKind, RelayCall } from "./providers/adaptor.ts";
 import { exchangeWithChannel } from "./pipeline/attempt-channel.ts";
 import { recordTestOutcome } from "./channel-test-outcome.ts";
+import { probeTaskChannel, type TaskProbe } from "./tasks/task-channel-test.ts";
 import type { UpstreamFailure } from "./upstream/upstream-failure.ts";
 
 export type ChannelTestResult = { success: boolean; message: string; timeSeconds: number };
@@ -83,6 +85,9 @@ export async function testChannel(channelId: number, model?: string): Promise<Ch
 
 async function runChannelTest(channelId: number, model?: string): Promise<ChannelTestResult> {
   const channel = toChannelSnapshot(await findChannel(channelId));
+  const taskProbeStarted = performance.now();
+  const probe = await probeTaskChannel(channel, testTimeoutMs);
+  if (probe) return settleTaskProbe(channel, probe, Math.round(performance.now() - taskProbeStarted));
   const adaptor = channel.adaptor;
   if (!adaptor) return { success: false, message: translator("zh")("渠道类型暂不支持"), timeSeconds: 0 };
   const testModel = testModelOf(channel, model);
@@ -106,6 +111,11 @@ async function runChannelTest(channelId: number, model?: string): Promise<Channe
     await judgeChannelFailure(channel, failure);
     return { success: false, message: failureMessage(failure), timeSeconds: elapsedMs / 1000 };
   }
+  return passed(channel, elapsedMs);
+}
+
+/** A passing answer: still too slow disables the channel; in time re-enables one the relay disabled. */
+async function passed(channel: ChannelSnapshot, elapsedMs: number): Promise<ChannelTestResult> {
   const thresholdSeconds = optionNumber("ChannelDisableThreshold");
   if (thresholdSeconds > 0 && elapsedMs > thresholdSeconds * 1000) {
     const reason = translator("zh")("响应时间 {{seconds}}s 超过阈值 {{threshold}}s", { seconds: (elapsedMs / 1000).toFixed(2), threshold: thresholdSeconds });
@@ -114,6 +124,13 @@ async function runChannelTest(channelId: number, model?: string): Promise<Channe
   }
   if (channel.status === ChannelStatus.autoDisabled) await enableChannelAutomatically(channel.id);
   return { success: true, message: "", timeSeconds: elapsedMs / 1000 };
+}
+
+/** A drawing or music channel's test: timed like the others; it writes no test log (no model was called). */
+async function settleTaskProbe(channel: ChannelSnapshot, probe: TaskProbe, elapsedMs: number): Promise<ChannelTestResult> {
+  await db.update(t.channels).set({ response_time: elapsedMs, test_time: nowSeconds() }).where(eq(t.channels.id, channel.id));
+  if (!probe.ok) return { success: false, message: probe.message, timeSeconds: elapsedMs / 1000 };
+  return passed(channel, elapsedMs);
 }
 
 const testAllLock = "channel-test-all";

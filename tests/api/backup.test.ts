@@ -117,6 +117,50 @@ describe("switchyard backup", () => {
   });
 });
 
+describe("daily backups switched on by the DailyBackupEnabled option", () => {
+  test("turning it on takes a backup beside the store at once, and the retention count prunes", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "switchyard-daily-option-"));
+    const dir = join(folder, "backups");
+    mkdirSync(dir);
+    const old = ["switchyard-backup-20200101-000000.db", "switchyard-backup-20200102-000000.db"];
+    for (const name of old) {
+      writeFileSync(join(dir, name), "old");
+      utimesSync(join(dir, name), new Date("2020-01-02"), new Date("2020-01-02"));
+    }
+    const server = await startTestServer({ store: sqliteStore(folder) });
+    try {
+      const root = await rootSession(server.url);
+      // Off by default: nothing is written while the server has been up.
+      expect(readdirSync(dir).sort()).toEqual(old);
+      expect((await root.put("/api/option/", { key: "DailyBackupKeep", value: 0 })).body.success).toBe(false);
+      const saved = await root.put("/api/option/", [
+        { key: "DailyBackupKeep", value: 2 },
+        { key: "DailyBackupEnabled", value: true },
+      ]);
+      expect(saved.body.success).toBe(true);
+      const deadline = Date.now() + 30_000;
+      let names: string[] = [];
+      while (Date.now() < deadline) {
+        names = readdirSync(dir).sort();
+        if (names.length === 2 && !names.includes(old[0]!)) break;
+        await Bun.sleep(100);
+      }
+      expect(names).toHaveLength(2);
+      expect(names[0]).toBe(old[1]!);
+      expect(names[1]).toMatch(/^switchyard-backup-\d{8}-\d{6}\.db$/);
+      expect(integrity(join(dir, names[1]!))).toBe("ok");
+
+      // A lower count applies at once, without waiting for the next day's backup.
+      expect((await root.put("/api/option/", { key: "DailyBackupKeep", value: 1 })).body.success).toBe(true);
+      while (Date.now() < deadline && readdirSync(dir).length !== 1) await Bun.sleep(100);
+      expect(readdirSync(dir)).toEqual([names[1]!]);
+    } finally {
+      await server.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("daily backups (BACKUP_DIR, BACKUP_KEEP)", () => {
   test("a backup is taken when the newest is a day old, and only the newest BACKUP_KEEP stay", async () => {
     const folder = mkdtempSync(join(tmpdir(), "switchyard-daily-"));

@@ -39,6 +39,20 @@ describe("one-api v0.6 from MySQL into a new store", () => {
     await store.dispose();
   });
 
+  test("--dry-run reads the MySQL source, prints the counts and writes nothing", async () => {
+    const result = await runSwitchyard(["import", source.source, "--dry-run", "--with-logs"], store.env);
+    expect(result.stderr).not.toContain("switchyard import:");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain("Dry run: nothing was written");
+    expect(result.stdout).toContain("one-api v0.6");
+    expect(result.stdout).toMatch(/users\s+2\s+2/);
+    expect(result.stdout).toMatch(/channels\s+4\s+4/);
+    expect(result.stdout).toMatch(/logs\s+2\s+2/);
+    expect(result.stdout).toContain("coze (Coze)");
+    if (store.dialect === "sqlite") expect(await Bun.file(store.env.SQLITE_PATH!).exists()).toBe(false);
+    else expect(await store.query("select 1 from information_schema.tables where table_name = 'users'")).toEqual([]);
+  });
+
   test("imports users, tokens, channels (renumbered), codes and logs", async () => {
     const result = await runSwitchyard(["import", source.source, "--with-logs"], store.env);
     expect(result.stderr).not.toContain("switchyard import:");

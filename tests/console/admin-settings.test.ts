@@ -1,7 +1,8 @@
 // The super admin's settings tabs in a real browser: sections send only the changed keys (or warn
 // that nothing changed, or that a save got no answer), JSON editors are checked, the visual pricing editor's rules hold, the
 // payment settings need the server address, switches save at once (turning password login off
-// asks first), and a new notice appears to visitors.
+// asks first), metrics and backups are switched on with their token and retention count, and a
+// new notice appears to visitors.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { rootSession, type ApiSession, rootPassword } from "../helpers/api-session.ts";
@@ -268,6 +269,29 @@ describe("settings tabs", () => {
       await whitelist.getByLabel("允许的邮箱域名").fill("gmail.com, ,qq.com,gmail.com\nexample.org,");
       await saved(() => whitelist.getByRole("button", { name: "保存邮箱域名白名单设置" }).click());
       expect(await option("EmailDomainWhitelist")).toBe("gmail.com,qq.com,example.org");
+    });
+  });
+
+  test("metrics and daily backups are switched on in the system tab; /metrics opens with the token", async () => {
+    await step(page, "observability", async () => {
+      await page.goto("/setting?tab=system");
+      const observability = section("system-observability");
+      const metricsToken = "console-metrics-token-0123";
+      expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(404);
+      await observability.getByLabel("启用 Prometheus 指标接口").check();
+      await observability.getByRole("button", { name: "保存指标与备份设置" }).click();
+      await toast("无法启用指标接口，请先填入指标接口的访问令牌！");
+      await observability.getByLabel("指标接口的访问令牌").fill(metricsToken);
+      await observability.getByLabel("保留的备份份数").fill("3");
+      await saved(() => observability.getByRole("button", { name: "保存指标与备份设置" }).click());
+      expect([await option("MetricsEnabled"), await option("DailyBackupKeep")]).toEqual(["true", "3"]);
+      const scraped = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain("switchyard_requests_total");
+      await page.reload();
+      expect(await section("system-observability").getByLabel("指标接口的访问令牌").inputValue()).toBe("");
+      expect(await page.content()).not.toContain(metricsToken);
+      await saveScreenshot(page, "settings-observability");
     });
   });
 

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { addChannel, addToken, startRelayWorld, type RelayWorld } from "./relay-world.ts";
+import { rootSession } from "../helpers/api-session.ts";
 import { startTestServer } from "../helpers/test-server.ts";
 
 const token = "metrics-secret-0123456789";
@@ -22,6 +23,40 @@ describe("metrics disabled (the default)", () => {
     const server = await startTestServer();
     try {
       expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("metrics switched on by the MetricsEnabled option", () => {
+  test("needs a token of 16 characters, opens with it at once, hides it, and closes again", async () => {
+    const server = await startTestServer();
+    try {
+      const root = await rootSession(server.url);
+      const put = async (changes: { key: string; value: unknown }[]) => (await root.put("/api/option/", changes)).body;
+      const scrape = (authorization?: string) => fetch(`${server.url}/metrics`, { headers: authorization ? { authorization } : {} });
+      const optionToken = "option-metrics-token-42";
+
+      expect(await put([{ key: "MetricsEnabled", value: true }])).toEqual({ success: false, message: "无法启用指标接口，请先填入指标接口的访问令牌！" });
+      expect(await put([{ key: "MetricsToken", value: "too-short" }])).toEqual({ success: false, message: "配置项 MetricsToken 至少需要 16 个字符" });
+      expect((await scrape(`Bearer ${optionToken}`)).status).toBe(404);
+
+      expect((await put([{ key: "MetricsToken", value: optionToken }, { key: "MetricsEnabled", value: true }])).success).toBe(true);
+      expect((await scrape()).status).toBe(401);
+      expect((await scrape(`Bearer ${token}`)).status).toBe(401);
+      const open = await scrape(`Bearer ${optionToken}`);
+      expect(open.status).toBe(200);
+      expect(await open.text()).toContain("# TYPE switchyard_requests_total counter");
+
+      // The token is a secret: the option list never shows it back.
+      const listed = (await root.get("/api/option/")).body.data as { key: string; value: string }[];
+      expect(listed.find((option) => option.key === "MetricsEnabled")?.value).toBe("true");
+      expect(listed.some((option) => option.key === "MetricsToken")).toBe(false);
+      expect(JSON.stringify(listed)).not.toContain(optionToken);
+
+      expect((await put([{ key: "MetricsEnabled", value: false }])).success).toBe(true);
+      expect((await scrape(`Bearer ${optionToken}`)).status).toBe(404);
     } finally {
       await server.stop();
     }

@@ -1,7 +1,8 @@
 // Drawing tasks through /mj against an imitation midjourney-proxy: the charge per action, the
 // channel's secret upstream (never the client's token), polling to SUCCESS, the exact refund of
-// a FAILURE and of a timeout, follow-ups on the original channel, the answer codes (only 1 is
-// charged; 22 duplicate, 21 waiting and failures are not), the store-backed fetches and the /api/mj lists, and the
+// a FAILURE and of a timeout, follow-ups on the original channel, the answer codes (1 submitted
+// and 22 queued are charged real tasks; 21 waiting and failures are not), the store-backed
+// fetches and the /api/mj lists, and the
 // drawing options (account filter, mode clear, success check, forwarded images, callbacks).
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { seedUsers, type SeededUser } from "../helpers/seeded-users.ts";
@@ -135,8 +136,24 @@ describe("submitting and charging", () => {
     expect(await logsOf(world.server, "select id from logs where type = 4 and content like ?", `%${id}%`)).toHaveLength(1);
   });
 
-  test("answer codes pass through: only 1 (submitted) is charged; 22 (duplicate), 21 (waiting) and failures are not", async () => {
-    for (const [code, price] of [[22, 0], [21, 0], [24, 0]] as const) {
+  test("22 (queued, midjourney-proxy's '排队中') is an accepted task: charged, followed to SUCCESS, refunded never", async () => {
+    mj.answerNext(22);
+    const before = await aliceBalances();
+    const answer = await submit("/mj/submit/imagine", { prompt: "queued one" });
+    expect(answer.json).toMatchObject({ code: 22, description: "排队中，前面还有1个任务" });
+    const id = String(answer.json.result);
+    expect(charged(before, await aliceBalances())).toEqual(chargedEverywhere(imagine));
+    const [row] = await logsOf(world.server, "select * from midjourneys where mj_id = ?", id);
+    expect([Number(row!.code), Number(row!.quota), row!.status]).toEqual([22, imagine, "SUBMITTED"]);
+    const done = await finished(id);
+    expect(done.json).toMatchObject({ status: "SUCCESS", progress: "100%" });
+    expect(charged(before, await aliceBalances())).toEqual(chargedEverywhere(imagine));
+    expect(await logsOf(world.server, "select id from logs where type = 2 and content like ?", `%ID ${id}`)).toHaveLength(1);
+    expect(await logsOf(world.server, "select id from logs where type = 4 and content like ?", `%${id}%`)).toHaveLength(0);
+  });
+
+  test("answer codes pass through: 21 (waiting) and failures are not charged", async () => {
+    for (const [code, price] of [[21, 0], [24, 0]] as const) {
       mj.answerNext(code);
       const before = await aliceBalances();
       const answer = await submit("/mj/submit/imagine", { prompt: `code ${code}` });
@@ -307,5 +324,24 @@ describe("drawing options", () => {
     } finally {
       await setOptions(world, { MjNotifyEnabled: false });
     }
+  });
+});
+
+describe("the channel test button", () => {
+  test("asks the proxy for no task with the channel's secret: passes, and a wrong secret fails with the upstream's reason", async () => {
+    const passed = await world.root.get(`/api/channel/test/${channelB}`);
+    expect(passed.body.success).toBe(true);
+    expect(passed.body.message).toStartWith("通道 mj-b 测试成功");
+    expect(typeof passed.body.time).toBe("number");
+    expect(mj.received.at(-1)).toMatchObject({ method: "POST", path: "/mj/task/list-by-condition", secret: "mj-secret-b", json: { ids: [] } });
+    const [row] = await world.server.store.query("select test_time from channels where id = ?", channelB);
+    expect(Number(row!.test_time)).toBeGreaterThan(0);
+
+    const wrong = await addChannel(world, { name: "mj-wrong", type: 2, key: "mj-secret-wrong", base_url: mj.url, models: "mj_shorten" });
+    const failed = await world.root.get(`/api/channel/test/${wrong}`);
+    expect(failed.body).toMatchObject({ success: false, message: "status 401: 无效的 mj-api-secret" });
+    expect(mj.received.at(-1)).toMatchObject({ path: "/mj/task/list-by-condition", secret: "mj-secret-wrong" });
+    // Nothing was submitted, nothing charged: no log of a test call.
+    expect(await logsOf(world.server, "select id from logs where channel_id = ?", wrong)).toEqual([]);
   });
 });

@@ -141,3 +141,17 @@ describe("reading tasks", () => {
     expect((await world.root.get(`/api/task/?start_timestamp=${startOfTomorrow}`)).body.data).toEqual([]);
   });
 });
+
+describe("the channel test button", () => {
+  test("fetches no task with the channel's key: passes, and a wrong key fails with the upstream's reason", async () => {
+    const passed = await world.root.get(`/api/channel/test/${channelA}`);
+    expect(passed.body.success).toBe(true);
+    expect(passed.body.message).toStartWith("通道 suno-a 测试成功");
+    expect(suno.received.at(-1)).toMatchObject({ path: "/suno/fetch", key: "suno-key-a", json: { ids: [], action: "" } });
+
+    const wrong = await addChannel(world, { name: "suno-wrong", type: 36, key: "suno-key-wrong", base_url: suno.url, models: "suno_probe_only" });
+    const failed = await world.root.get(`/api/channel/test/${wrong}`);
+    expect(failed.body).toMatchObject({ success: false, message: "status 401: invalid key" });
+    expect(suno.received.at(-1)).toMatchObject({ path: "/suno/fetch", key: "suno-key-wrong" });
+  });
+});

@@ -103,6 +103,29 @@ for (const [name, open] of implementations) {
       expect(await late).toBe("user-short");
       expect(await second.reserve(reservation(7, 70), 1, balance(70, 30))).toBe("reserved");
     });
+
+    test("after a refund the refunded quota can be reserved at once; a snapshot from before it admits no more than it should", async () => {
+      const { first, second } = await open();
+      // Charges are remembered while a read is pending (memory) or for a while (Redis).
+      let answer!: (snapshots: Snapshots) => void;
+      const pending = second.reserve(reservation(9, 1), 1, () => new Promise<Snapshots>((resolve) => (answer = resolve)));
+      await Bun.sleep(10);
+      const held = reservation(9, 30);
+      expect(await first.reserve(held, 1, balance(100, 0))).toBe("reserved");
+      await first.settled(held, { cost: 30, userVersion: 30 });
+      // 10 of the 30 come back: the store says 80 at version (used quota) 20.
+      await first.refunded({ userId: 9, tokenId: 0, amount: 10 });
+      const all = reservation(9, 80);
+      expect(await second.reserve(all, 1, balance(80, 20))).toBe("reserved");
+      await second.released(all);
+      // A snapshot read before the charge (100 at version 0) misses the refund too: 70 at most.
+      expect(await first.reserve(reservation(9, 71), 1, balance(100, 0))).toBe("user-short");
+      const seventy = reservation(9, 70);
+      expect(await first.reserve(seventy, 1, balance(100, 0))).toBe("reserved");
+      await first.released(seventy);
+      answer(balance(100, 0)());
+      expect(await pending).toBe("reserved");
+    });
   });
 }
 

@@ -75,8 +75,8 @@ describe("metrics and backup settings", () => {
     expect(() => readConfig({ METRICS_ENABLED: "true", METRICS_TOKEN: "short" })).toThrow("invalid METRICS_TOKEN");
   });
 
-  test("daily backups only with BACKUP_DIR; BACKUP_KEEP defaults to 7 and is at least 1", () => {
-    expect(readConfig({}).backup).toEqual({ dir: undefined, keep: 7 });
+  test("BACKUP_DIR and BACKUP_KEEP are optional overrides of the backup options; BACKUP_KEEP is at least 1", () => {
+    expect(readConfig({}).backup).toEqual({ dir: undefined, keep: undefined });
     expect(readConfig({ BACKUP_DIR: "/var/backups/switchyard", BACKUP_KEEP: "3" }).backup).toEqual({ dir: "/var/backups/switchyard", keep: 3 });
     expect(() => readConfig({ BACKUP_KEEP: "0" })).toThrow("invalid BACKUP_KEEP");
   });

@@ -84,6 +84,11 @@ export function createMemoryReservations(): ReservationBook {
       end(users, reservation.userId, reservation.amount);
       if (reservation.tokenId) end(tokens, reservation.tokenId, reservation.amount);
     },
+    async refunded({ userId, tokenId, amount }) {
+      for (const account of [users.get(userId), tokenId ? tokens.get(tokenId) : undefined]) {
+        if (account) for (const charge of account.charges) charge.version -= amount;
+      }
+    },
     heldFor: (userId) => users.get(userId)?.held ?? 0,
     async close() {
       users.clear();

@@ -106,6 +106,24 @@ redis.call('DEL', oldAlive)
 return 1
 `;
 
+// After a refund: every remembered charge's version, and the forgotten ones' floor, lowered by
+// the refunded amount (KEYS: pairs of charged set and floor; ARGV[1]: the amount).
+const refundScript = `
+local amount = tonumber(ARGV[1])
+for i = 1, #KEYS, 2 do
+  local charged, floor = KEYS[i], KEYS[i + 1]
+  local members = redis.call('ZRANGE', charged, 0, -1, 'WITHSCORES')
+  for j = 1, #members, 2 do redis.call('ZADD', charged, tonumber(members[j + 1]) - amount, members[j]) end
+  local lowest = redis.call('GET', floor)
+  if lowest then
+    local ttl = redis.call('PTTL', floor)
+    redis.call('SET', floor, tonumber(lowest) - amount)
+    if ttl > 0 then redis.call('PEXPIRE', floor, ttl) end
+  end
+end
+return 1
+`;
+
 type Live = { reservation: Reservation; epoch: string };
 
 export async function createRedisReservations(redis: RedisScripts, instanceName: string): Promise<ReservationBook> {
@@ -230,6 +248,10 @@ export async function createRedisReservations(redis: RedisScripts, instanceName:
     },
     settled: (reservation, charged) => end(reservation, charged),
     released: (reservation) => end(reservation),
+    async refunded({ userId, tokenId, amount }) {
+      const keys = keysOf({ requestId: "", userId, tokenId, amount }).filter((key) => key.endsWith(":charged") || key.endsWith(":floor"));
+      await redis.run(refundScript, keys, [String(amount)]);
+    },
     heldFor: (userId) => heldByUser.get(userId) ?? 0,
     async close() {
       clearInterval(heartbeat);

@@ -45,6 +45,14 @@ export interface ReservationBook {
   settled(reservation: Reservation, charged: Charged): Promise<void>;
   /** The reservation ends without a charge (the request failed before anything was delivered). */
   released(reservation: Reservation): Promise<void>;
+  /**
+   * A committed refund (a failed task's charge given back) lowered the user's and the token's
+   * used quota, the version of their snapshots, by `amount`. The remembered charges' versions are
+   * lowered by as much, so a snapshot read after the refund does not count them again (and is
+   * not taken for one older than the forgotten charges). A snapshot read before the refund may
+   * then miss charges worth at most `amount`, which it also lacks: it never admits more.
+   */
+  refunded(refund: { userId: number; tokenId: number; amount: number }): Promise<void>;
   /** The sum this instance holds reserved for a user (diagnostics and tests). */
   heldFor(userId: number): number;
   close(): Promise<void>;

@@ -21,6 +21,8 @@ export type OptionDefinition = {
   enableRequires?: { keys: string[]; message: string };
   /** Giving this option a non-empty value needs these other options to be non-empty first. */
   setRequires?: { keys: string[]; message: string };
+  /** Shortest allowed non-empty value for string options (bearer tokens). */
+  minLength?: number;
   /** Smallest allowed value for numeric options. */
   minimum?: number;
   /** For string options: the only values allowed (spec §3: DataExportDefaultTime is hour, day or week). */
@@ -203,6 +205,13 @@ export const optionRegistry = {
   // Gemini
   GeminiSafetySettings: jsonOption({ default: "BLOCK_NONE", HARM_CATEGORY_CIVIC_INTEGRITY: "BLOCK_NONE" }, "object-of-strings"),
   GeminiVersionSettings: jsonOption({ default: "v1beta", "gemini-1.0-pro": "v1" }, "object-of-strings"),
+  // Observability (issue 16): GET /metrics behind a bearer token, and daily SQLite backups.
+  MetricsEnabled: bool(false, {
+    enableRequires: { keys: ["MetricsToken"], message: "无法启用指标接口，请先填入指标接口的访问令牌！" },
+  }),
+  MetricsToken: secret({ minLength: 16 }),
+  DailyBackupEnabled: bool(false),
+  DailyBackupKeep: int(7, { minimum: 1 }),
   // Internal: the generated cookie-signing secret when SESSION_SECRET is unset.
   SessionSecret: secret(),
 } satisfies Record<string, OptionDefinition>;

@@ -94,6 +94,9 @@ export function normalizeOptionChange(change: OptionChange): { key: OptionKey; v
       if (definition.choices && !definition.choices.includes(value)) {
         throw invalid("配置项 {{key}} 只能是 {{choices}}", { key, choices: definition.choices.join(" / ") });
       }
+      if (definition.minLength && value !== "" && value.length < definition.minLength) {
+        throw invalid("配置项 {{key}} 至少需要 {{minimum}} 个字符", { key, minimum: definition.minLength });
+      }
       if (definition.webLink && value !== "" && !isWebLink(value)) throw invalid("配置项 {{key}} 只能是 http:// 或 https:// 链接", { key });
       break;
     case "text":

@@ -1,10 +1,24 @@
 // Refunding a failed task (failed upstream, or unfinished past TASK_TIMEOUT): exactly once, to
 // the user and the token that paid, in one transaction with its log entry.
 //
-// The first statement marks the task refunded only if it was not yet (a conditional update), so
-// two instances, the poller and a callback, or a retry after a crash refund at most once. The
-// amount is the task's consumption log (found by the request id of its charge), not the row's
-// own quota: a task whose charge never settled (its hold was released) refunds nothing.
+// The task is marked refunded only if it was not yet (a conditional update), so two instances,
+// the poller and a callback, or a retry after a crash refund at most once. The amount is the
+// task's consumption log (found by the request id of its charge), not the row's own quota: a
+// task whose charge never settled (its hold was released) refunds nothing.
+//
+// The submission records the task row before its charge settles (so a crash in between costs
+// the user nothing). A task can fail upstream in that moment; its refund then finds no charge
+// yet. It is left unrefunded while the row still says it was charged and the settlement can
+// still be under way (settlementGrace after submission); the sweep of unrefunded failures
+// (mj-poll.ts, suno-poll.ts) comes back to it once the charge is there. A failed settlement sets
+// the row's quota to 0, and a settlement lost in a crash never comes: both end as refunded with
+// nothing to give back.
+//
+// Balances and the reservation book (services/billing): a refund lowers used quota, the
+// version a balance snapshot carries. Once committed, the book is told (refunded), and lowers
+// the versions of the charges it remembers by as much, so the refunded quota can be reserved at
+// once; a snapshot read before the refund can miss at most the refund's worth of charges, which
+// it also lacks, so the book never admits more than the store holds.
 //
 // The refund reverses the charge: the user's quota comes back and their used quota goes down by
 // the same amount (so quota + used quota is unchanged, and used quota = consumption logs minus
@@ -12,15 +26,17 @@
 // request count stays: the request was made. The log entry is a system entry (type 4) carrying
 // the amount, with other.refund = true and the charge's request id.
 import { and, eq, sql } from "drizzle-orm";
-import { nowSeconds } from "../../clock.ts";
+import { nowMs, nowSeconds } from "../../clock.ts";
 import { t, transact, type Db } from "../../store/client.ts";
 import { run, type Query } from "../../store/transact.ts";
 import { announceChange } from "../change-notices.ts";
+import { logger } from "../../logger.ts";
+import { reservationBook } from "../billing/reservation-book.ts";
 import { LogType } from "../logs/log-types.ts";
 import { formatQuota } from "../pricing/quota-format.ts";
 import { TaskStatus } from "./task-states.ts";
 
-type Refunded = { quota: number; tokenKey?: string };
+type Refunded = { quota: number; tokenKey?: string; userId?: number; tokenId?: number };
 
 function* refundCharge(tx: Db, requestId: string, content: string, taskId: string): Generator<Query, Refunded, unknown> {
   if (!requestId) return { quota: 0 };
@@ -77,29 +93,63 @@ function* refundCharge(tx: Db, requestId: string, content: string, taskId: strin
       request_id: `refund:${requestId}`,
     }),
   );
-  return { quota, tokenKey };
+  return { quota, tokenKey, userId: charge.user_id, tokenId: charge.token_id ?? 0 };
 }
 
 const shortReason = (reason: string) => (reason.length > 200 ? `${reason.slice(0, 200)}…` : reason);
 
 async function finish(refunded: Refunded): Promise<number> {
+  if (refunded.quota > 0 && refunded.userId !== undefined) {
+    // After the commit, never before: a refund rolled back must not move the book's versions.
+    await reservationBook()
+      .refunded({ userId: refunded.userId, tokenId: refunded.tokenId ?? 0, amount: refunded.quota })
+      .catch((error) => logger.warn("reservation book not told of a refund", { error: error instanceof Error ? error.message : String(error) }));
+  }
   if (refunded.tokenKey) await announceChange("tokens", refunded.tokenKey);
   return refunded.quota;
+}
+
+/** How long after its submission a task's charge may still be settling (a batch commit). */
+export const settlementGraceMs = 10 * 60 * 1000;
+
+/** The refundable facts of a failed task row; undefined when it is refunded already or not failed. */
+type FailedTask = { requestId: string; quota: number; submittedAtMs: number; taskId: string; reason: string };
+
+function* chargeSettled(tx: Db, requestId: string): Generator<Query, boolean, unknown> {
+  const [charge] = yield* run(
+    tx
+      .select({ id: t.logs.id })
+      .from(t.logs)
+      .where(and(eq(t.logs.request_id, requestId), eq(t.logs.type, LogType.consume)))
+      .limit(1),
+  );
+  return charge !== undefined;
+}
+
+/** True while the task's charge may still be on its way to the store: try again later. */
+function* settlementPending(tx: Db, task: FailedTask): Generator<Query, boolean, unknown> {
+  if (!task.requestId || !(task.quota > 0)) return false;
+  if (nowMs() - task.submittedAtMs >= settlementGraceMs) return false;
+  return !(yield* chargeSettled(tx, task.requestId));
 }
 
 /** Refunds a failed drawing task once; the amount refunded (0 when already done or nothing was charged). */
 export async function refundDrawing(id: number): Promise<number> {
   const refunded = await transact(function* (tx) {
-    const [task] = yield* run(
+    const open = and(eq(t.midjourneys.id, id), eq(t.midjourneys.refunded, false), eq(t.midjourneys.status, TaskStatus.failure));
+    const [found] = yield* run(
       tx
-        .update(t.midjourneys)
-        .set({ refunded: true })
-        .where(and(eq(t.midjourneys.id, id), eq(t.midjourneys.refunded, false), eq(t.midjourneys.status, TaskStatus.failure)))
-        .returning({ requestId: t.midjourneys.request_id, mjId: t.midjourneys.mj_id, reason: t.midjourneys.fail_reason }),
+        .select({ requestId: t.midjourneys.request_id, quota: t.midjourneys.quota, submitted: t.midjourneys.submit_time, taskId: t.midjourneys.mj_id, reason: t.midjourneys.fail_reason })
+        .from(t.midjourneys)
+        .where(open),
     );
-    if (!task) return { quota: 0 };
-    const content = `构图失败 ${task.mjId}（${shortReason(task.reason)}）`; // i18n-exempt: stored log text
-    return yield* refundCharge(tx, task.requestId, content, task.mjId);
+    if (!found) return { quota: 0 };
+    const task: FailedTask = { ...found, quota: Number(found.quota), submittedAtMs: Number(found.submitted) };
+    if (yield* settlementPending(tx, task)) return { quota: 0 };
+    const [marked] = yield* run(tx.update(t.midjourneys).set({ refunded: true }).where(open).returning({ id: t.midjourneys.id }));
+    if (!marked) return { quota: 0 };
+    const content = `构图失败 ${task.taskId}（${shortReason(task.reason)}）`; // i18n-exempt: stored log text
+    return yield* refundCharge(tx, task.requestId, content, task.taskId);
   });
   return finish(refunded);
 }
@@ -107,14 +157,19 @@ export async function refundDrawing(id: number): Promise<number> {
 /** Refunds a failed asynchronous task once; the amount refunded. */
 export async function refundAsyncTask(id: number): Promise<number> {
   const refunded = await transact(function* (tx) {
-    const [task] = yield* run(
+    const open = and(eq(t.tasks.id, id), eq(t.tasks.refunded, false), eq(t.tasks.status, TaskStatus.failure));
+    const [found] = yield* run(
       tx
-        .update(t.tasks)
-        .set({ refunded: true })
-        .where(and(eq(t.tasks.id, id), eq(t.tasks.refunded, false), eq(t.tasks.status, TaskStatus.failure)))
-        .returning({ requestId: t.tasks.request_id, taskId: t.tasks.task_id, reason: t.tasks.fail_reason }),
+        .select({ requestId: t.tasks.request_id, quota: t.tasks.quota, submitted: t.tasks.submit_time, taskId: t.tasks.task_id, reason: t.tasks.fail_reason })
+        .from(t.tasks)
+        .where(open),
     );
-    if (!task) return { quota: 0 };
+    if (!found) return { quota: 0 };
+    // The tasks table keeps seconds, the midjourneys table milliseconds.
+    const task: FailedTask = { ...found, quota: Number(found.quota), submittedAtMs: Number(found.submitted) * 1000 };
+    if (yield* settlementPending(tx, task)) return { quota: 0 };
+    const [marked] = yield* run(tx.update(t.tasks).set({ refunded: true }).where(open).returning({ id: t.tasks.id }));
+    if (!marked) return { quota: 0 };
     const content = `异步任务执行失败 ${task.taskId}（${shortReason(task.reason)}）`; // i18n-exempt: stored log text
     return yield* refundCharge(tx, task.requestId, content, task.taskId);
   });

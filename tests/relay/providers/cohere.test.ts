@@ -76,6 +76,57 @@ describe("Cohere (34)", () => {
     expect(cohere.received[0]!.json.stream).toBe(true);
   });
 
+  test("cached prompt tokens: shown as prompt_tokens_details, whole and streamed, and priced by CacheRatio", async () => {
+    cohere.addKey("co-cache");
+    const options = (await world.root.get("/api/option/")).body.data as { key: string; value: string }[];
+    const cacheRatios = options.find((option) => option.key === "CacheRatio")!.value;
+    await setOptions(world, { CacheRatio: JSON.stringify({ "co-6": 0.25 }), CompletionRatio: JSON.stringify({ "co-1": 2, "co-6": 1 }) });
+    try {
+      await cohereChannel("co-cache", "co-6");
+      cohere.behave("co-cache", { cachedTokens: 8 });
+      const answer = await openai(world, key).chat.completions.create({ model: "co-6", messages: [{ role: "user", content: "Hi" }] });
+      expect(answer.usage).toEqual({ prompt_tokens: 14, completion_tokens: 5, total_tokens: 19, prompt_tokens_details: { cached_tokens: 8 } });
+      // 6 fresh prompt tokens, 8 cached at a quarter, 5 completion tokens.
+      expect(n((await lastLog()).quota)).toBe(6 + 8 * 0.25 + 5);
+
+      const stream = await openai(world, key).chat.completions.create({ model: "co-6", messages: [{ role: "user", content: "Hi" }], stream: true, stream_options: { include_usage: true } });
+      let usage: unknown;
+      for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
+      expect(usage).toEqual({ prompt_tokens: 14, completion_tokens: 5, total_tokens: 19, prompt_tokens_details: { cached_tokens: 8 } });
+      expect(n((await lastLog()).quota)).toBe(13);
+    } finally {
+      await setOptions(world, { CacheRatio: cacheRatios, CompletionRatio: JSON.stringify({ "co-1": 2 }) });
+    }
+  });
+
+  test("finish reasons: MAX_TOKENS is length; ERROR is a failed generation, retried on another channel and not billed", async () => {
+    cohere.addKey("co-long");
+    await cohereChannel("co-long", "co-7");
+    cohere.behave("co-long", { finishReason: "MAX_TOKENS" });
+    const cut = await openai(world, key).chat.completions.create({ model: "co-7", messages: [{ role: "user", content: "Hi" }] });
+    expect(cut.choices[0]!.finish_reason).toBe("length");
+
+    await setOptions(world, { RetryTimes: 1 });
+    cohere.addKey("co-broken");
+    cohere.addKey("co-fine");
+    const broken = await cohereChannel("co-broken", "co-8", { priority: 5 });
+    await cohereChannel("co-fine", "co-8", { priority: 1 });
+    cohere.behave("co-broken", { finishReason: "ERROR" });
+    const logsBefore = n((await one(world, "select count(*) as count from logs where type = 2")).count);
+    const answer = await postRelay(world, "/v1/chat/completions", key, { model: "co-8", messages: [{ role: "user", content: "Hi" }] });
+    expect(answer.status).toBe(200);
+    expect(answer.json.choices[0].message.content).toBe("Hello from Command R.");
+    expect(cohere.received.slice(-2).map((entry) => entry.headers.authorization)).toEqual(["Bearer co-broken", "Bearer co-fine"]);
+    expect(n((await one(world, "select count(*) as count from logs where type = 2")).count)).toBe(logsBefore + 1);
+    expect(n((await lastLog()).channel_id)).not.toBe(broken);
+
+    // Streamed, ERROR comes with message-end, after the text was delivered: the client gets an error event.
+    const streamed = await postRelay(world, "/v1/chat/completions", key, { model: "co-8", messages: [{ role: "user", content: "Hi" }], stream: true });
+    expect(streamed.text).toContain("Hello");
+    expect(streamed.text).toContain("generation failed");
+    expect(streamed.text).not.toContain('"finish_reason":"stop"');
+  });
+
   test("tools: whole and streamed tool calls, the tool plan as reasoning, tool results sent back", async () => {
     await cohereChannel("co-c", "co-3");
     cohere.behave("co-c", { toolCall: { name: "weather", arguments: '{"city":"Toronto"}' } });

@@ -91,3 +91,32 @@ test("fetch models lists the message models; the channel test passes", async () 
   expect(tested.body.success).toBe(true);
   expect(world.google.received[0]!.path).toBe("/v1beta2/models/chat-bison-001:generateMessage");
 });
+
+test("errors: INVALID_ARGUMENT is the client's (not retried although a spare channel exists, nothing disabled or billed); PERMISSION_DENIED disables", async () => {
+  await setOptions(world, { RetryTimes: 1, AutomaticDisableChannelEnabled: true });
+  try {
+    const before = await balances(world, channelId);
+    world.google.behave("AIza-palm", { status: 400, message: "Invalid value at 'prompt.messages[0]'" });
+    const refused = await postRelay(world, "/v1/chat/completions", key, { model: "PaLM-2", messages });
+    expect([refused.status, refused.json.error.code]).toEqual([400, "INVALID_ARGUMENT"]);
+    expect(refused.json.error.message).toStartWith("Invalid value at 'prompt.messages[0]'");
+    expect(world.google.received.map((entry) => entry.key)).toEqual(["AIza-palm"]);
+    expect(await channelStatus(world, channelId)).toBe(1);
+    expect(await balances(world, channelId)).toEqual(before);
+
+    world.google.behave("AIza-palm", {});
+
+    // PERMISSION_DENIED is the key's: the channel is taken out of service.
+    await setOptions(world, { ModelRatio: JSON.stringify({ "PaLM-2": 1, "palm-dead": 1, "palm-denied": 1 }) });
+    world.google.acceptKey("AIza-palm-denied");
+    const denied = await addGoogleChannel(world, { type: 11, key: "AIza-palm-denied", models: "palm-denied" });
+    world.google.behave("AIza-palm-denied", { status: 403, message: "The caller does not have permission" });
+    const answer = await postRelay(world, "/v1/chat/completions", key, { model: "palm-denied", messages });
+    expect([answer.status, answer.json.error.code]).toEqual([403, "PERMISSION_DENIED"]);
+    expect(await channelStatus(world, denied)).toBe(3);
+    expect(await channelStatus(world, channelId)).toBe(1);
+  } finally {
+    world.google.behave("AIza-palm", {});
+    await setOptions(world, { RetryTimes: 0, AutomaticDisableChannelEnabled: false });
+  }
+});

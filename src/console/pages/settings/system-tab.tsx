@@ -3,6 +3,7 @@
 // whitelist, SMTP, the OAuth clients and Turnstile (spec §2 Settings tabs, §4 Settings saving).
 // Switching a method on before its settings exist is refused by the option rules.
 import type { PageContext } from "../../page-context.ts";
+import { ObservabilitySection } from "./observability-section.tsx";
 import { FieldGrid, OptionInput, OptionSection, OptionSwitch, OptionTextarea, OptionToggle, SwitchSection } from "./option-fields.tsx";
 
 function ServerSection(props: { context: PageContext }) {
@@ -143,6 +144,7 @@ export function systemTab(context: PageContext): JSX.Element {
       <EmailWhitelistSection context={context} />
       <SmtpSection context={context} />
       <OAuthSections context={context} />
+      <ObservabilitySection context={context} />
     </div>
   );
 }

@@ -45,11 +45,12 @@ const drawingStatuses: Record<string, Badge> = {
   MODAL: { label: "窗口等待", class: "badge-warning" },
 };
 
-// Spec §4's submit codes, as the console names them.
+// Spec §4's submit codes, as the console names them; 22 is named as midjourney-proxy's API
+// reference defines it (queued: accepted and charged), not "duplicate".
 const submitCodes: Record<string, Badge> = {
   "1": { label: "已提交", class: "badge-success" },
   "21": { label: "等待中", class: "badge-info" },
-  "22": { label: "重复提交", class: "badge-warning" },
+  "22": { label: "排队中", class: "badge-info" },
   "0": { label: "未提交", class: "badge-ghost" },
 };
 

@@ -3,6 +3,7 @@
 // reason, usage, the end, or an error in place of the rest); ids, the role, the closing usage
 // chunk a client asked for (the vendor's, else counted locally) and [DONE] are written here once.
 import type { CompletionCounter, GeneratedOutput, RelayCall, SseEvent, StreamConverter, Usage, UpstreamErrorDetails } from "../adaptor.ts";
+import { openAIUsageBody } from "./usage-body.ts";
 
 export type ToolCallDelta = {
   index: number;
@@ -75,7 +76,7 @@ export function createChunkStream(
         const promptTokens = call.countPromptTokens();
         reported = { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
       }
-      events.push(sse({ id, object: "chat.completion.chunk", created, model: call.model, choices: [], usage: reported }));
+      events.push(sse({ id, object: "chat.completion.chunk", created, model: call.model, choices: [], usage: openAIUsageBody(reported) }));
     }
     events.push("data: [DONE]\n\n");
     return events;

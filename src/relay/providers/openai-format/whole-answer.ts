@@ -2,6 +2,7 @@
 // or an embeddings list. The vendor's usage is reported, and what was generated is kept for local
 // counting when the vendor gives none.
 import type { ConvertedResponse, RelayCall, Usage, UpstreamErrorDetails } from "../adaptor.ts";
+import { openAIUsageBody } from "./usage-body.ts";
 
 export type ToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
 
@@ -31,7 +32,7 @@ export function chatCompletion(parts: ChatParts): ConvertedResponse {
     model: parts.model,
     choices: [{ index: 0, message, finish_reason: parts.finishReason }],
   };
-  if (parts.usage) body.usage = parts.usage;
+  if (parts.usage) body.usage = openAIUsageBody(parts.usage);
   const text = parts.content + (parts.reasoning ?? "") + toolCalls.map((call) => call.function.name + call.function.arguments).join("");
   return {
     body: JSON.stringify(body),

@@ -6,9 +6,10 @@
 //   4. route          a channel for the model, or the original task's channel for a follow-up
 //   5. hold           the action's price, from user and token
 //   6. submit         upstream with the channel's key as mj-api-secret
-//   7. record         the task row; settle the charge if the task was submitted (code 1),
-//                     release it otherwise (21: an existing task or one waiting for a window,
-//                     whose modal is charged when it comes; any other code: nothing submitted)
+//   7. record         the task row; settle the charge if the task was accepted (code 1, or 22:
+//                     queued by the proxy, a real task that will run), release it otherwise (21:
+//                     an existing task or one waiting for a window, whose modal is charged when
+//                     it comes; any other code: nothing submitted)
 //
 // The upstream's answer goes back to the client as it came, its code included.
 import { nowMs } from "../../../clock.ts";
@@ -64,7 +65,8 @@ function initialState(answer: SubmitAnswer, action: string): Pick<NewDrawing, "s
     if (action === "UPLOAD") return { status: TaskStatus.success, progress: finishedProgress, fail_reason: "" };
     return { status: TaskStatus.submitted, progress: "0%", fail_reason: "" };
   }
-  if (answer.code === SubmitCode.duplicate) return { status: TaskStatus.notStart, progress: "0%", fail_reason: "" };
+  // Queued by the proxy: accepted, and followed by polling like a submitted task.
+  if (answer.code === SubmitCode.inQueue) return { status: TaskStatus.submitted, progress: "0%", fail_reason: "" };
   if (answer.code === SubmitCode.existsOrWaiting) {
     const reported = typeof answer.properties.status === "string" ? answer.properties.status : "";
     if (reported === TaskStatus.success) return { status: TaskStatus.success, progress: finishedProgress, fail_reason: "" };
@@ -93,7 +95,7 @@ export async function submitDrawing(input: DrawingSubmission): Promise<Response>
     if (!parsed) throw upstreamAnswerError(answer, channel.target);
     parsed.description = scrubMessage(parsed.description, channel.target);
 
-    const taken = parsed.code === SubmitCode.submitted;
+    const taken = parsed.code === SubmitCode.submitted || parsed.code === SubmitCode.inQueue;
     const mjId = submittedTaskId(parsed);
     const hook = typeof body.notifyHook === "string" && optionBool("MjNotifyEnabled") ? body.notifyHook : "";
     const row = await insertDrawing({

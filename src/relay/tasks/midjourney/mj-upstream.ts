@@ -1,14 +1,14 @@
 // The midjourney-proxy wire format (pure): requests carry the channel's key as mj-api-secret
 // (never the client's token), the body the client sent with the site's rules applied, and a
 // submission answers {code, description, result, properties} where code 1 means submitted,
-// 21 that the task waits (for a window, on Plus), 22 a duplicate, and anything else that nothing
-// was submitted. Only code 1 is charged (issue 13, spec §4's labels). midjourney-proxy's own
-// documentation calls 22 "in queue"; should a proxy queue and later run such a task, polling
-// still follows it, uncharged (noted on the issue for the planners).
+// 21 that the task exists already or waits (for a window, on Plus), 22 that it was accepted into
+// the proxy's queue ("排队中" in midjourney-proxy's published API reference: the task has an id
+// and will run), and anything else that nothing was submitted. 1 and 22 are real tasks and are
+// charged; 21 is not (its modal is charged when it comes).
 import { createHmac } from "node:crypto";
 import type { UpstreamRequest, UpstreamTarget } from "../../providers/adaptor.ts";
 
-export const SubmitCode = { submitted: 1, noAccount: 3, existsOrWaiting: 21, duplicate: 22 } as const;
+export const SubmitCode = { submitted: 1, noAccount: 3, existsOrWaiting: 21, inQueue: 22 } as const;
 
 export function mjRequest(target: UpstreamTarget, path: string, body?: unknown): UpstreamRequest {
   return {
