@@ -3,13 +3,13 @@
 // on Redis, renew their subscriptions and converge. Slow, so it runs with the fault suites
 // (`npm run test:faults`), in the PostgreSQL pass with redis-server installed.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startRedisProcess, type RedisProcess } from "../helpers/redis-process.ts";
+import { redisServerInstalled, startRedisProcess, type RedisProcess } from "../helpers/redis-process.ts";
 import { testDialect } from "../helpers/test-store.ts";
 import { ban, disableToken, expectBalancedBooks, fixedPrice, refusedOn, startLoad, startOutageWorld, type OutageWorld } from "../relay/outage-world.ts";
 
 setDefaultTimeout(300_000);
 
-const enabled = testDialect === "pg" && Bun.which("redis-server") !== null;
+const enabled = testDialect === "pg" && redisServerInstalled();
 
 describe.if(enabled)("two instances through a 60 s Redis outage", () => {
   let redis: RedisProcess;

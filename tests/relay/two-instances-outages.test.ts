@@ -5,12 +5,12 @@
 // tests/faults/redis-outage.test.ts. Runs in the PostgreSQL pass (redis-server must be installed).
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { testDialect } from "../helpers/test-store.ts";
-import { startRedisProcess, startSilentServer } from "../helpers/redis-process.ts";
+import { redisServerInstalled, startRedisProcess, startSilentServer } from "../helpers/redis-process.ts";
 import { ban, disableToken, expectBalancedBooks, fixedPrice, refusedOn, startLoad, startOutageWorld, type OutageWorld } from "./outage-world.ts";
 
 setDefaultTimeout(180_000);
 
-const enabled = testDialect === "pg" && Bun.which("redis-server") !== null;
+const enabled = testDialect === "pg" && redisServerInstalled();
 
 describe.if(enabled)("two instances through Redis faults", () => {
   const cleanups: (() => Promise<void>)[] = [];
