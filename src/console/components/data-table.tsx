@@ -1,5 +1,7 @@
 // A table region that htmx can refresh on its own: columns are data, cells are components.
 // The wrapper reloads itself on the "refresh" event (sent by forms and buttons after a change).
+// On a phone (app.css, .table-cards) each row becomes a card: every cell on its own line under
+// its column's name (data-label), the row's actions across the bottom.
 import type { Translate } from "../../i18n/i18n.ts";
 import { Pagination } from "./pagination.tsx";
 
@@ -7,6 +9,8 @@ export type Column<Row> = {
   header: string;
   cell: (row: Row) => JSX.Element | string;
   class?: string;
+  /** "actions": on a phone card this cell spans the card's foot, without a label. */
+  card?: "actions";
 };
 
 export type DataTableProps<Row> = {
@@ -26,7 +30,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   return (
     <div id={id} hx-get={`${url.pathname}${url.search}`} hx-trigger="refresh" hx-target="this" hx-swap="outerHTML">
       <div class="overflow-x-auto">
-        <table class="table table-sm">
+        <table class="table table-sm table-cards">
           <thead>
             <tr>
               {columns.map((column) => (
@@ -43,7 +47,9 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
               rows.map((row) => (
                 <tr class={props.rowClass?.(row) ?? ""}>
                   {columns.map((column) => (
-                    <td class={column.class ?? ""}>{column.cell(row)}</td>
+                    <td class={column.class ?? ""} data-label={column.card === "actions" ? "" : column.header} data-card={column.card}>
+                      {column.cell(row)}
+                    </td>
                   ))}
                 </tr>
               ))

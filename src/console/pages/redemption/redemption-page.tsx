@@ -80,7 +80,7 @@ function columns(context: PageContext): Column<RedemptionView>[] {
     { header: t("额度"), cell: (row) => formatQuotaDisplay(row.quota, status) },
     { header: t("创建时间"), cell: (row) => formatUnixTime(row.created_time) },
     { header: t("兑换人ID"), cell: (row) => (row.used_user_id ? String(row.used_user_id) : t("无")) },
-    { header: t("操作"), cell: (row) => <RowActions context={context} row={row} /> },
+    { header: t("操作"), cell: (row) => <RowActions context={context} row={row} />, card: "actions" },
   ];
 }
 

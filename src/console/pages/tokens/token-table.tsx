@@ -125,7 +125,7 @@ export async function TokenTable(props: { context: PageContext }): Promise<JSX.E
       header: t("过期时间"),
       cell: (token) => <span class="whitespace-nowrap" safe>{token.expired_time === -1 ? t("永不过期") : formatUnixTime(token.expired_time)}</span>,
     },
-    { header: t("操作"), cell: (token) => <Actions context={context} token={token} /> },
+    { header: t("操作"), cell: (token) => <Actions context={context} token={token} />, card: "actions" },
   ];
   return (
     <DataTable
