@@ -25,6 +25,14 @@ export type DataTableProps<Row> = {
   paging?: { page: number; pageSize: number; total: number };
 };
 
+/** Query parameters that only choose the view (paging, sorting, layout), not which rows match. */
+const viewParameters = new Set(["p", "page_size", "id_sort", "tag_mode", "batch", "tab", "drawer"]);
+
+/** Whether the visitor narrowed the rows with a search or filter. */
+export function isFiltered(url: URL): boolean {
+  return [...url.searchParams].some(([name, value]) => !viewParameters.has(name) && value.trim() !== "");
+}
+
 export function DataTable<Row>(props: DataTableProps<Row>) {
   const { id, t, url, columns, rows, paging } = props;
   return (
@@ -41,7 +49,15 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           <tbody>
             {rows.length === 0 ? (
               <tr>
-                <td colspan={String(columns.length)} class="text-base-content/60 py-8 text-center" safe>{props.emptyText}</td>
+                <td colspan={String(columns.length)} class="text-base-content/60 py-8 text-center">
+                  <span safe>{props.emptyText}</span>
+                  {/* Nothing matched a search: one click back to every row. */}
+                  {isFiltered(url) ? (
+                    <a href={url.pathname} class="btn btn-sm btn-ghost ml-2" safe>{t("清除筛选")}</a>
+                  ) : (
+                    ""
+                  )}
+                </td>
               </tr>
             ) : (
               rows.map((row) => (

@@ -38,5 +38,5 @@ async function playgroundProps(context: PageContext): Promise<PlaygroundProps> {
 }
 
 export async function playgroundPage(context: PageContext): Promise<Response> {
-  return renderPage(context, { title: context.t("操练场"), islands: ["playground"] }, <Island name="playground" component={Playground} props={await playgroundProps(context)} />);
+  return renderPage(context, { title: context.t("操练场"), islands: ["playground"], quietHeading: true }, <Island name="playground" component={Playground} props={await playgroundProps(context)} />);
 }

@@ -93,7 +93,7 @@ export async function channelPage(context: PageContext, params: Record<string, s
   const safeFirstChannel = await FirstChannel({ context });
   return renderPage(
     context,
-    { title: t("渠道"), htmx: true, islands: ["channel-drawer"] },
+    { title: t("渠道", { context: "nav" }), htmx: true, islands: ["channel-drawer"] },
     <div class="flex flex-col gap-4">
       {safeFirstChannel}
       <div class="card bg-base-100 shadow-sm">
