@@ -2,6 +2,7 @@
 // docs/PERFORMANCE.md. Run one with `npm run bench -- startup`.
 import { benchClaudeConversion } from "./claude-conversion.ts";
 import { benchMetricsHooks } from "./metrics-hooks.ts";
+import { benchPageWeights } from "./page-weights.ts";
 import { benchPages } from "./pages.ts";
 import { benchRelay } from "./relay.ts";
 import { benchStartup } from "./startup.ts";
@@ -10,6 +11,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: benchStartup,
   relay: benchRelay,
   pages: benchPages,
+  weights: benchPageWeights,
   claude: benchClaudeConversion,
   metrics: benchMetricsHooks,
 };
