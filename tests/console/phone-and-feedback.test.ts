@@ -90,6 +90,19 @@ describe("phones", () => {
     }, 120_000);
   }
 
+  test("the home page's curl line wraps on a phone instead of scrolling, and the title fits", async () => {
+    const context = await browser.newContext({ viewport: viewports.phone, baseURL: server.url, locale: "en-US" });
+    await context.addCookies([{ name: "lang", value: "en", url: server.url }]);
+    const page = await context.newPage();
+    await page.goto("/");
+    const block = page.locator(".mockup-code");
+    expect(await block.evaluate((box) => box.scrollWidth <= box.clientWidth + 1)).toBe(true);
+    expect(await block.textContent()).toContain(`${server.url}/v1/chat/completions`);
+    expect(await page.locator("main h1").evaluate((title) => title.scrollWidth <= title.clientWidth + 1)).toBe(true);
+    expect(await outsideScreen(page, "header *, main *")).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   test("the log filters fold into one button on a phone and are open on a desktop", async () => {
     const phone = await rootPage("phone", "en");
     await step(phone, "fold", async () => {
@@ -230,6 +243,18 @@ describe("feedback", () => {
 });
 
 describe("smaller items", () => {
+  test("English column headers are singular; the navigation keeps its plurals", async () => {
+    const page = await rootPage("desktop", "en");
+    await page.goto("/log");
+    const headers = await page.locator("#log-table thead th").allTextContents();
+    expect(headers).toContain("Channel");
+    expect(headers).toContain("Token");
+    expect(headers).not.toContain("Channels");
+    expect(await page.locator("#sidebar").getByRole("link", { name: "Channels" }).count()).toBe(1);
+    expect(await page.locator("#sidebar").getByRole("link", { name: "Tokens" }).count()).toBe(1);
+    await page.context().close();
+  }, 60_000);
+
   test("a long sidebar name ends in … with a tooltip; only the current child is highlighted", async () => {
     const longName = "A chat client whose name is far too long for the sidebar";
     await root.put("/api/option/", { key: "Chats", value: JSON.stringify([{ [longName]: "https://chat.example.com/?k={key}" }, { Short: "https://short.example.com/?k={key}" }]) });

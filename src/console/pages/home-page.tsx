@@ -18,7 +18,7 @@ function DefaultHome(props: { context: PageContext }) {
         <p class="text-base-content/70 text-lg" safe>{t("一个接口调用所有模型：令牌、额度、渠道与计费，一个文件即可部署。")}</p>
         {/* The curl line wraps: on a phone it would otherwise widen the page. */}
         <div class="mockup-code w-full min-w-0 text-left text-sm">
-          <pre data-prefix="$" class="whitespace-pre-wrap break-all"><code safe>{`curl ${address}/v1/chat/completions -H "Authorization: Bearer sk-..."`}</code></pre>
+          <pre data-prefix="$" class="w-full whitespace-pre-wrap break-all"><code safe>{`curl ${address}/v1/chat/completions -H "Authorization: Bearer sk-..."`}</code></pre>
         </div>
         <div class="flex flex-wrap justify-center gap-2">
           <a href={user ? "/token" : "/login"} class="btn btn-primary" safe>{t("控制台")}</a>
