@@ -12,6 +12,7 @@ import { Database } from "bun:sqlite";
 import { buildAssets } from "../src/build/build-assets.ts";
 import { ApiSession, newUserSession, rootSession } from "../tests/helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../tests/helpers/test-server.ts";
+import { kb, weigh, type Weight } from "./page-weights.ts";
 import { writePerformanceSection } from "./performance-doc.ts";
 
 const logRows = Number(process.env.PAGES_LOG_ROWS ?? 1_000_000);
@@ -59,67 +60,6 @@ function seedLogs(path: string, userId: number): void {
   database.close();
 }
 
-type Weight = {
-  page: string;
-  html: number;
-  css: number;
-  js: number;
-  jsGzip: number;
-  htmlGzip: number;
-  cssGzip: number;
-  react: boolean;
-  scripts: number;
-  /** Modules the page's scripts import dynamically once it is shown (not counted in js). */
-  lazyJs: number;
-  lazyJsGzip: number;
-};
-
-const gzip = (bytes: Uint8Array) => Bun.gzipSync(bytes as Uint8Array<ArrayBuffer>).byteLength;
-
-async function fetchBytes(url: string, session: ApiSession): Promise<Uint8Array> {
-  const response = await fetch(url, { headers: { cookie: session.cookie } });
-  return new Uint8Array(await response.arrayBuffer());
-}
-
-/** A script and every module it imports (Bun's split chunks), each counted once per page. */
-async function scriptClosure(base: string, entry: string, session: ApiSession, seen: Set<string>): Promise<Uint8Array[]> {
-  if (seen.has(entry)) return [];
-  seen.add(entry);
-  const bytes = await fetchBytes(base + entry, session);
-  const text = new TextDecoder().decode(bytes);
-  const imports = [...text.matchAll(/(?:from|import)\s*"\.\/([^"]+\.js)"/g)].map((match) => `/assets/${match[1]}`);
-  const nested = await Promise.all(imports.map((path) => scriptClosure(base, path, session, seen)));
-  return [bytes, ...nested.flat()];
-}
-
-async function weigh(server: TestServer, session: ApiSession, path: string): Promise<Weight> {
-  const html = await fetchBytes(server.url + path, session);
-  const text = new TextDecoder().decode(html);
-  const stylesheets = [...text.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]!);
-  const scripts = [...text.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((match) => match[1]!);
-  const css = await Promise.all(stylesheets.map((href) => fetchBytes(server.url + href, session)));
-  const seen = new Set<string>();
-  const js = (await Promise.all(scripts.map((src) => scriptClosure(server.url, src, session, seen)))).flat();
-  const initialScripts = seen.size;
-  // import("./x.js") calls: chunks an island loads after the page is shown.
-  const dynamic = [...new Set(js.flatMap((part) => [...new TextDecoder().decode(part).matchAll(/import\("\.\/([^"]+\.js)"\)/g)].map((match) => `/assets/${match[1]}`)))];
-  const lazy = (await Promise.all(dynamic.map((path) => scriptClosure(server.url, path, session, seen)))).flat();
-  const sum = (parts: Uint8Array[], measure: (part: Uint8Array) => number) => parts.reduce((total, part) => total + measure(part), 0);
-  return {
-    page: path,
-    html: html.byteLength,
-    htmlGzip: gzip(html),
-    css: sum(css, (part) => part.byteLength),
-    cssGzip: sum(css, gzip),
-    js: sum(js, (part) => part.byteLength),
-    jsGzip: sum(js, gzip),
-    react: js.some((part) => new TextDecoder().decode(part).includes("Minified React error")),
-    scripts: initialScripts,
-    lazyJs: sum(lazy, (part) => part.byteLength),
-    lazyJsGzip: sum(lazy, gzip),
-  };
-}
-
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percentile = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))]!;
 
@@ -134,8 +74,6 @@ async function renderTimes(url: string, session: ApiSession, headers: Record<str
   }
   return { median: median(times), p90: percentile(times, 0.9), bytes };
 }
-
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 export async function benchPages(): Promise<string> {
   await buildAssets();

@@ -3,6 +3,7 @@
 import { benchClaudeConversion } from "./claude-conversion.ts";
 import { benchCluster } from "./cluster.ts";
 import { benchMetricsHooks } from "./metrics-hooks.ts";
+import { benchPageWeights } from "./page-weights.ts";
 import { benchPages } from "./pages.ts";
 import { benchRelay } from "./relay.ts";
 import { benchStartup } from "./startup.ts";
@@ -11,6 +12,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: benchStartup,
   relay: benchRelay,
   pages: benchPages,
+  weights: benchPageWeights,
   claude: benchClaudeConversion,
   metrics: benchMetricsHooks,
   cluster: benchCluster,

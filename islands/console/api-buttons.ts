@@ -2,10 +2,11 @@
 // data-confirm="..." data-body='{"id":5}' data-success="refresh:#token-table">.
 // Also opens dialogs (data-open-dialog="#id") and dialogs that htmx swapped in with data-open.
 import { apiCall } from "./api-client.ts";
+import { askConfirmation } from "./confirm-dialog.ts";
 import { runSuccessAction } from "./success-actions.ts";
 
 async function confirmed(message: string | undefined): Promise<boolean> {
-  return message ? window.confirm(message) : true;
+  return message ? askConfirmation(message) : true;
 }
 
 export function installApiButtons(): void {

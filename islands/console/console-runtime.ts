@@ -4,6 +4,7 @@ import { installAccountFlows } from "./account-flows.ts";
 import { apiCall, reportHttpFailure, userHeaders } from "./api-client.ts";
 import { installApiButtons } from "./api-buttons.ts";
 import { installApiForms } from "./api-forms.ts";
+import { installConfirmDialog } from "./confirm-dialog.ts";
 import { copyText } from "./clipboard.ts";
 import { installFormHelpers } from "./form-helpers.ts";
 import { installQuotaFields } from "./quota-fields.ts";
@@ -12,6 +13,7 @@ import { rememberUser, text } from "./console-data.ts";
 import { installNewYear } from "./new-year.ts";
 import { installOptionForms } from "./option-forms.ts";
 import { restorePreferences, setLanguage, toggleSidebar, toggleTheme } from "./preferences.ts";
+import { installTestAllChannels } from "./test-all-channels.ts";
 import { showToast } from "./toasts.ts";
 
 async function logout(): Promise<void> {
@@ -36,6 +38,12 @@ function installActions(): void {
         return toggleSidebar();
       case "logout":
         return void logout();
+      case "toggle-fold": {
+        // A phone folds some panels (the log filters) behind a button: app.css [data-fold].
+        const panel = document.getElementById(target.getAttribute("aria-controls") ?? "");
+        const open = panel?.classList.toggle("fold-open") ?? false;
+        return target.setAttribute("aria-expanded", String(open));
+      }
       case "dismiss-notice": {
         const dialog = document.getElementById("notice-dialog") as HTMLDialogElement | null;
         if (dialog?.dataset.noticeHash) localStorage.setItem("notice-dismissed", dialog.dataset.noticeHash);
@@ -101,6 +109,8 @@ function start(): void {
   const pageLanguage = data ? (JSON.parse(data.textContent ?? "{}") as { language?: string }).language ?? "zh" : "zh";
   restorePreferences(pageLanguage);
   installActions();
+  installConfirmDialog();
+  installTestAllChannels();
   installApiForms();
   installApiButtons();
   installOptionForms();

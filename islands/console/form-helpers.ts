@@ -15,6 +15,7 @@
 import { apiCall } from "./api-client.ts";
 import { formToJson } from "./api-forms.ts";
 import { copyText } from "./clipboard.ts";
+import { askConfirmation } from "./confirm-dialog.ts";
 import { formatLocalTime, parseLocalTime } from "./local-time.ts";
 import { runSuccessAction } from "./success-actions.ts";
 import { showToast } from "./toasts.ts";
@@ -46,7 +47,7 @@ function checkedValues(selector: string): string[] {
 async function sendSelected(button: HTMLElement): Promise<void> {
   const values = checkedValues(button.dataset.selected ?? "");
   if (values.length === 0) return showToast(button.dataset.emptyMessage ?? "", "error");
-  if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
+  if (button.dataset.confirm && !(await askConfirmation(button.dataset.confirm))) return;
   const [method, url] = button.dataset.apiSelected!.split(" ") as [string, string];
   const form = button.closest("form");
   const extra = { ...(button.dataset.body ? (JSON.parse(button.dataset.body) as Record<string, unknown>) : {}), ...(form ? formToJson(form) : {}) };
@@ -61,7 +62,7 @@ async function sendSelected(button: HTMLElement): Promise<void> {
 
 /** An input that saves itself on change: data-api-change="PUT /api/channel/" data-body='{"id":5}'. */
 async function saveOnChange(input: HTMLInputElement): Promise<void> {
-  if (input.dataset.confirm && !window.confirm(input.dataset.confirm)) {
+  if (input.dataset.confirm && !(await askConfirmation(input.dataset.confirm))) {
     input.value = input.defaultValue;
     return;
   }

@@ -7,6 +7,7 @@
 //   <input data-secret>                                       sent only when filled, then cleared
 //   <button data-log-cleanup data-date-input="#id" data-empty-message data-confirm>   logs before a day
 import { apiCall } from "./api-client.ts";
+import { askConfirmation } from "./confirm-dialog.ts";
 import { text } from "./console-data.ts";
 import { showToast } from "./toasts.ts";
 
@@ -90,7 +91,7 @@ async function submitOptionForm(form: HTMLFormElement): Promise<void> {
 }
 
 async function flipSwitch(input: HTMLInputElement): Promise<void> {
-  if (!input.checked && input.dataset.confirmOff && !window.confirm(input.dataset.confirmOff)) {
+  if (!input.checked && input.dataset.confirmOff && !(await askConfirmation(input.dataset.confirmOff))) {
     input.checked = true;
     return;
   }
@@ -106,7 +107,7 @@ async function cleanLogs(button: HTMLElement): Promise<void> {
     showToast(button.dataset.emptyMessage ?? "", "warning");
     return;
   }
-  if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
+  if (button.dataset.confirm && !(await askConfirmation(button.dataset.confirm))) return;
   // The picked day in the browser's time zone, as unix seconds.
   const target = Math.floor(new Date(`${input.value}T00:00:00`).getTime() / 1000);
   button.setAttribute("disabled", "");

@@ -58,7 +58,7 @@ function RedeemCard(props: WalletProps & { quota: number; onRedeemed: (added: nu
       props.onRedeemed(added);
       setRedeemed(added);
       setKey("");
-      showToast(t("兑换成功！"), "success");
+      // The success line below the form is the one confirmation (a toast as well said it twice).
     } catch {
       // apiCall showed the server's message.
     } finally {
@@ -135,7 +135,6 @@ function OnlineTopUpCard(props: WalletProps) {
   }, [amount, props.onlineEnabled]);
 
   const choose = async (chosen: Method) => {
-    if (!props.onlineEnabled) return showToast(t("管理员未开启在线充值！"), "error");
     if (amount < props.minTopUp) return showToast(t("充值数量不能小于{{min}}", { min: props.minTopUp }), "error");
     const money = await quote(amount);
     if (money === null) return;
@@ -169,28 +168,33 @@ function OnlineTopUpCard(props: WalletProps) {
             <span>{t("管理员未开启在线充值！")}</span>
           </div>
         )}
-        <label className="form-control w-full max-w-xs">
-          <span className="label-text mb-1 block text-sm">
-            {t(props.displayInCurrency ? "充值数量（美元）" : "充值数量（额度）")}
-          </span>
-          <input
-            className="input input-bordered w-full"
-            type="number"
-            min={1}
-            step={1}
-            value={amount}
-            onChange={(event) => setAmount(Math.max(1, Math.floor(Number(event.target.value) || 1)))}
-          />
-        </label>
-        <div className="text-sm">
-          {t("实付金额：")}
-          <strong data-testid="payable">{payable ?? "-"}</strong>
-          {problem ? <span className="text-error ml-2">{t("错误：") + problem}</span> : null}
-        </div>
-        <div className="flex gap-2">
-          <button type="button" className="btn btn-primary" onClick={() => void choose("zfb")}>{t("支付宝")}</button>
-          <button type="button" className="btn btn-success" onClick={() => void choose("wx")}>{t("微信")}</button>
-        </div>
+        {/* With online top-up off there is nothing to pay: no amount and no payment buttons. */}
+        {props.onlineEnabled ? (
+          <>
+            <label className="form-control w-full max-w-xs">
+              <span className="label-text mb-1 block text-sm">
+                {t(props.displayInCurrency ? "充值数量（美元）" : "充值数量（额度）")}
+              </span>
+              <input
+                className="input input-bordered w-full"
+                type="number"
+                min={1}
+                step={1}
+                value={amount}
+                onChange={(event) => setAmount(Math.max(1, Math.floor(Number(event.target.value) || 1)))}
+              />
+            </label>
+            <div className="text-sm">
+              {t("实付金额：")}
+              <strong data-testid="payable">{payable ?? "-"}</strong>
+              {problem ? <span className="text-error ml-2">{t("错误：") + problem}</span> : null}
+            </div>
+            <div className="flex gap-2">
+              <button type="button" className="btn btn-primary" onClick={() => void choose("zfb")}>{t("支付宝")}</button>
+              <button type="button" className="btn btn-success" onClick={() => void choose("wx")}>{t("微信")}</button>
+            </div>
+          </>
+        ) : null}
       </div>
       <dialog ref={dialog} className="modal" aria-labelledby="pay-confirm-title">
         <div className="modal-box">

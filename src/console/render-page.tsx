@@ -12,6 +12,8 @@ export type PageOptions = DocumentOptions & {
   scriptOrigins?: string[];
   /** Where audio and video may come from (songs of /task live on their provider's servers). */
   mediaSources?: string[];
+  /** A full-window tool (the playground) names itself for screen readers only, keeping its height. */
+  quietHeading?: boolean;
 };
 
 function contentSecurityPolicy(context: PageContext, options: PageOptions): string {
@@ -41,11 +43,17 @@ export function htmlResponse(context: PageContext, options: PageOptions, html: s
   });
 }
 
+/** Whether the page's own markup already names it with a heading of the first level. */
+const hasHeading = (content: string) => /<h1[\s>]/.test(content);
+
 export function renderPage(context: PageContext, options: PageOptions, content: JSX.Element): Response {
+  // Every page is named on screen: pages without their own <h1> get the document title as one.
+  const safeBody = String(content);
+  const safeHeading = hasHeading(safeBody) ? "" : String(<h1 class={options.quietHeading ? "sr-only" : "mb-3 text-xl font-semibold"} safe>{options.title}</h1>);
   const html = (
     <Document context={context} options={options}>
       <Shell context={context} notice={optionText("Notice")}>
-        {content}
+        {(safeHeading + safeBody) as "safe"}
       </Shell>
     </Document>
   );

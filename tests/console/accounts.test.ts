@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { ApiSession, newUserSession, rootSession, rootPassword } from "../helpers/api-session.ts";
+import { answerConfirmation } from "../helpers/confirm-dialog.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startMailCatcher, type MailCatcher } from "../helpers/mail-catcher.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
@@ -100,7 +101,6 @@ describe("user management", () => {
     for (const name of ["nina", "omar"]) await newUserSession(server.url, name);
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();
-    page.on("dialog", (dialog) => void dialog.accept());
     const row = (name: string) => page.locator("#users-table tbody tr").filter({ has: page.getByText(name, { exact: true }) });
     await step(page, "list", async () => {
       await loginThroughForm(page, "root", rootPassword);
@@ -123,6 +123,7 @@ describe("user management", () => {
     });
     await step(page, "delete", async () => {
       await row("omar").getByRole("button", { name: "注销" }).click();
+      await answerConfirmation(page);
       await row("omar").getByText("已注销").waitFor();
       expect(await row("omar").getByRole("button").count()).toBe(0);
       const [deleted] = await server.store.query<{ deleted_at: number | null }>("select deleted_at from users where username = 'omar'");
@@ -360,11 +361,8 @@ describe("personal settings", () => {
       const elsewhere = new ApiSession(server.url);
       await elsewhere.login("nopass", "first-password1");
       expect((await elsewhere.get("/api/user/self")).status).toBe(200);
-      page.once("dialog", (dialog) => {
-        expect(dialog.message()).toBe("确定要退出所有设备吗？");
-        void dialog.accept();
-      });
       await page.getByRole("button", { name: "退出所有设备" }).click();
+      expect(await answerConfirmation(page)).toBe("确定要退出所有设备吗？");
       await page.waitForURL("**/login");
       await toast(page, "已退出所有设备");
       expect((await elsewhere.get("/api/user/self")).status).toBe(401);

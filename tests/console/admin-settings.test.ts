@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { rootSession, type ApiSession, rootPassword } from "../helpers/api-session.ts";
+import { answerConfirmation } from "../helpers/confirm-dialog.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -150,8 +151,8 @@ describe("settings tabs", () => {
       await logs.getByRole("button", { name: "清除历史日志" }).click();
       await toast("请选择日志记录时间");
       await logs.getByLabel("日志记录时间").fill("2021-01-01");
-      page.once("dialog", (dialog) => void dialog.accept());
       await logs.getByRole("button", { name: "清除历史日志" }).click();
+      await answerConfirmation(page);
       await toast("2 条日志已清理！");
       const [left] = await server.store.query<{ count: number }>("select count(*) as count from logs where content = 'old entry'");
       expect(Number(left!.count)).toBe(1);
@@ -219,8 +220,8 @@ describe("settings tabs", () => {
       await saveScreenshot(page, "settings-pricing-editor");
     });
     await step(page, "reset", async () => {
-      page.once("dialog", (dialog) => void dialog.accept());
       await page.getByRole("button", { name: "重置模型倍率" }).click();
+      await answerConfirmation(page);
       await toast("重置模型倍率成功");
       expect(JSON.parse(await option("ModelRatio"))["gpt-4o-mini"]).toBe(0.075);
     });
@@ -233,17 +234,16 @@ describe("settings tabs", () => {
       await saved(() => login.getByLabel("允许通过密码进行注册").uncheck());
       expect((await root.get("/api/status")).body.data.password_register_enabled).toBe(false);
 
-      page.once("dialog", (dialog) => void dialog.dismiss());
       await login.getByLabel("允许通过密码进行登录").click();
+      await answerConfirmation(page, false);
       expect(await login.getByLabel("允许通过密码进行登录").isChecked()).toBe(true);
       expect((await root.get("/api/status")).body.data.password_login_enabled).toBe(true);
 
       let asked = "";
-      page.once("dialog", (dialog) => {
-        asked = dialog.message();
-        void dialog.accept();
+      await saved(async () => {
+        await login.getByLabel("允许通过密码进行登录").click();
+        asked = await answerConfirmation(page);
       });
-      await saved(() => login.getByLabel("允许通过密码进行登录").click());
       expect(asked).toBe("确定要取消密码登录吗？取消后没有绑定其他登录方式的用户将无法登录。");
       expect((await root.get("/api/status")).body.data.password_login_enabled).toBe(false);
 

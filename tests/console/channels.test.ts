@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Locator, Page } from "playwright-core";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
 import { type ApiSession, rootSession, rootPassword } from "../helpers/api-session.ts";
+import { answerConfirmation } from "../helpers/confirm-dialog.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -93,18 +94,15 @@ describe("channel page", () => {
       const priorities = async () => (await server.store.query<{ priority: number }>("select priority from channels where tag = 'team-x' order by id")).map((row) => Number(row.priority));
       const tagPriority = page.locator('tr[data-tag-row="team-x"]').getByLabel("优先级");
       // Declining the confirmation changes nothing and puts the old value back.
-      page.once("dialog", (dialog) => {
-        expect(dialog.message()).toBe("修改标签 team-x 下所有渠道的优先级，确定吗？");
-        void dialog.dismiss();
-      });
       await tagPriority.fill("7");
       await tagPriority.press("Enter");
+      expect(await answerConfirmation(page, false)).toBe("修改标签 team-x 下所有渠道的优先级，确定吗？");
       await page.waitForFunction(() => (document.querySelector('tr[data-tag-row="team-x"] input[name="priority"]') as HTMLInputElement).value === "0");
       expect(await priorities()).toEqual([0, 0]);
       // Accepting it sets the priority of every channel of the tag.
-      page.once("dialog", (dialog) => void dialog.accept());
       await tagPriority.fill("7");
       await tagPriority.press("Enter");
+      await answerConfirmation(page);
       for (let tries = 0; tries < 50 && (await priorities()).join() !== "7,7"; tries++) await Bun.sleep(100);
       expect(await priorities()).toEqual([7, 7]);
       await page.locator('tr[data-tag-row="team-x"]').getByLabel("更多操作").click();
@@ -181,7 +179,6 @@ describe("channel page", () => {
     const [row] = await server.store.query<{ id: number }>("select id from channels where name = 'row-tools'");
     const id = Number(row!.id);
     const page = await adminPage();
-    page.on("dialog", (dialog) => void dialog.accept());
     const rowOf = (channelId: number) => page.locator(`tr[data-channel-row="${channelId}"]`);
     const drawer = drawerOf(page);
 
@@ -234,6 +231,7 @@ describe("channel page", () => {
       // Copy lives in the row's "more" menu (issue 17: two actions visible, the rest in a menu).
       await rowOf(id).getByLabel("更多操作").click();
       await rowOf(id).getByRole("button", { name: "复制" }).click();
+      await answerConfirmation(page);
       await page.locator("#channel-table").getByText("row-tools-edited_复制", { exact: true }).waitFor();
       const copies = await server.store.query<{ key: string; models: string }>("select key, models from channels where name = 'row-tools-edited_复制'");
       expect(copies.map((copy) => [copy.key, copy.models])).toEqual([["sk-row-tools", "gpt-4o-mini,gpt-4o"]]);

@@ -113,6 +113,8 @@ describe("redemption codes and the wallet", () => {
       await page.getByRole("button", { name: "兑换", exact: true }).click();
       await page.getByText("成功兑换额度：$0.50").waitFor();
       expect(await balance.textContent()).toBe("$0.50");
+      // One confirmation: the line under the form, no toast saying it again.
+      expect(await page.locator("#toasts").getByText("兑换成功！").count()).toBe(0);
       await page.getByLabel("兑换码", { exact: true }).fill(codes[0]!);
       await page.getByRole("button", { name: "兑换", exact: true }).click();
       await page.getByText("兑换失败，该兑换码已被使用").waitFor();
@@ -124,8 +126,10 @@ describe("redemption codes and the wallet", () => {
     await step(page, "no-link-no-online", async () => {
       await page.getByRole("button", { name: "获取兑换码" }).click();
       await page.getByText("超级管理员未设置充值链接！").waitFor();
-      await page.getByRole("button", { name: "支付宝" }).click();
+      // Online top-up is off: the card says so and offers no amount or payment buttons.
       await page.getByRole("alert").filter({ hasText: "管理员未开启在线充值！" }).first().waitFor();
+      expect(await page.getByRole("button", { name: "支付宝" }).count()).toBe(0);
+      expect(await page.getByRole("button", { name: "微信" }).count()).toBe(0);
     });
     await context.close();
   });

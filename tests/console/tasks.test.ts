@@ -140,7 +140,7 @@ describe("/midjourney and /task", () => {
     const page = await signedIn("root", rootPassword, "en");
     await step(page, "admin-drawings", async () => {
       await page.goto("/midjourney");
-      await page.locator("#mj-table th", { hasText: "Channels" }).first().waitFor();
+      await page.locator("#mj-table th", { hasText: "Channel" }).first().waitFor();
       await page.locator('input[name="channel_id"]').waitFor();
       await page.locator("#mj-table tr", { hasText: drawn.done }).getByText("Success", { exact: true }).waitFor();
       await page.context().addCookies([{ name: "theme", value: "dark", url: server.url }]);

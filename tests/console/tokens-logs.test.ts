@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
 import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { answerConfirmation } from "../helpers/confirm-dialog.ts";
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -165,7 +166,6 @@ describe("tokens, relay and logs", () => {
     const [token] = (await session.post("/api/token/", { name: "row-token" })).body.data;
     await root.put("/api/option/", { key: "Chats", value: JSON.stringify([{ NextChat: "https://chat.example.com/#/?settings={\"key\":\"{key}\",\"url\":\"{address}\"}" }]) });
     await page.goto("/token");
-    page.on("dialog", (dialog) => void dialog.accept());
     const row = page.locator("#token-table tr", { hasText: "row-token" });
     const status = async () => Number((await server.store.query<{ status: number }>("select status from tokens where id = ?", token.id))[0]!.status);
     await step(page, "view-key", async () => {
@@ -195,6 +195,7 @@ describe("tokens, relay and logs", () => {
     });
     await step(page, "delete", async () => {
       await row.getByRole("button", { name: "删除" }).click();
+      expect(await answerConfirmation(page)).toBe("确定要删除令牌 row-token 吗？");
       await row.waitFor({ state: "detached" });
       expect(await server.store.query("select id from tokens where id = ? and deleted_at is null", token.id)).toEqual([]);
     });

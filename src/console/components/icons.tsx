@@ -1,13 +1,14 @@
 // The console's icons (lucide, as static SVG text): one import per icon in use.
 import {
-  Bot, ChartColumn, ChevronDown, CircleUser, Coins, FileText, Gift, House, Image, Info, KeyRound,
+  Bot, ChartColumn, ChevronDown, CircleUser, Coins, FileText, Funnel, Gift, House, Image, Info, KeyRound,
   Languages, ListChecks, LogOut, Menu, MessageSquare, Moon, PanelLeftClose, PanelLeftOpen, Route,
   Settings, Sparkles, Sun, Tag, Users, Wallet,
 } from "lucide-static";
 
 export const icons = {
   bot: Bot, chart: ChartColumn, chevronDown: ChevronDown, user: CircleUser, coins: Coins, file: FileText,
-  gift: Gift, home: House, image: Image, info: Info, key: KeyRound, languages: Languages, tasks: ListChecks,
+  filter: Funnel, gift: Gift, home: House, image: Image, info: Info, key: KeyRound, languages: Languages,
+  tasks: ListChecks,
   logout: LogOut, menu: Menu, chat: MessageSquare, moon: Moon, collapse: PanelLeftClose, expand: PanelLeftOpen,
   route: Route, settings: Settings, sparkles: Sparkles, sun: Sun, tag: Tag, users: Users, wallet: Wallet,
 } as const;

@@ -24,6 +24,25 @@ function NoticeDialog(props: { context: PageContext; notice: string }) {
   );
 }
 
+/** The themed question asked by islands/console/confirm-dialog.ts (the message is set there). */
+function ConfirmDialog(props: { context: PageContext }) {
+  const { t } = props.context;
+  return (
+    <dialog id="confirm-dialog" class="modal" aria-describedby="confirm-dialog-message">
+      <form method="dialog" class="modal-box max-w-md">
+        <p id="confirm-dialog-message" class="py-2 whitespace-pre-line break-words" data-confirm-message></p>
+        <div class="modal-action">
+          <button type="submit" value="cancel" class="btn" safe>{t("取消")}</button>
+          <button type="submit" value="ok" class="btn btn-primary" safe>{t("确定")}</button>
+        </div>
+      </form>
+      <form method="dialog" class="modal-backdrop">
+        <button type="submit" value="cancel" tabindex="-1" aria-label={t("取消")}></button>
+      </form>
+    </dialog>
+  );
+}
+
 export function Shell(props: { context: PageContext; notice: string; children?: JSX.Element }) {
   const { context } = props;
   return (
@@ -38,6 +57,8 @@ export function Shell(props: { context: PageContext; notice: string; children?: 
         </div>
       </div>
       <NoticeDialog context={context} notice={props.notice} />
+      <ConfirmDialog context={context} />
+      {/* Below the sticky header (app.css), so toasts never cover the theme, language and account controls. */}
       <div id="toasts" class="toast toast-top toast-end z-50" aria-live="polite"></div>
     </body>
   );

@@ -14,7 +14,7 @@ export function TopBar(props: { context: PageContext }) {
   ];
   return (
     <header class="navbar bg-base-100 border-base-300 sticky top-0 z-40 h-16 border-b px-2">
-      <div class="navbar-start gap-1">
+      <div class="navbar-start w-auto min-w-0 flex-1 gap-1">
         {user ? (
           <button type="button" class="btn btn-ghost btn-square min-[601px]:hidden" data-action="toggle-sidebar" aria-label={t("菜单")}>
             <Icon name="menu" />
@@ -34,7 +34,7 @@ export function TopBar(props: { context: PageContext }) {
           ))}
         </nav>
       </div>
-      <div class="navbar-end gap-1">
+      <div class="navbar-end w-auto shrink-0 gap-1 max-[600px]:gap-0">
         <button type="button" id="new-year" class="btn btn-ghost btn-sm hidden" data-action="new-year" title={t("新年快乐")}>
           🎉 <span class="max-[600px]:hidden" safe>{t("新年快乐")}</span>
         </button>

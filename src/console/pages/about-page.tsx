@@ -16,7 +16,7 @@ export function aboutPage(context: PageContext): Response {
           <RichContent source={about} frameTitle={t("关于")} />
         ) : (
           <div class="prose max-w-none">
-            <h2 safe>{t("关于")}</h2>
+            <h1 safe>{t("关于")}</h1>
             <p safe>{t("可在设置页面设置关于内容，支持 HTML & Markdown")}</p>
           </div>
         )}

@@ -157,9 +157,9 @@ export function apiReferencePage(context: PageContext): Response {
     <div class="space-y-4">
       <div class="card bg-base-100 shadow-sm">
         <div class="card-body">
-          <h2 class="card-title" safe>
+          <h1 class="card-title" safe>
             {t("API 参考")}
-          </h2>
+          </h1>
           <p safe>{t("本页列出 /api 与 /v1 的全部接口，由接口实际校验所用的数据结构生成。")}</p>
           <p>
             <a class="link link-primary" href="/api/openapi.json" safe>

@@ -12,14 +12,15 @@ function DefaultHome(props: { context: PageContext }) {
   const address = status.server_address || url.origin;
   return (
     <section class="hero min-h-[70vh]">
-      <div class="hero-content max-w-3xl flex-col text-center">
+      <div class="hero-content w-full min-w-0 max-w-3xl flex-col text-center">
         <Icon name="route" class="text-primary size-16" />
-        <h1 class="text-4xl font-bold" safe>{status.system_name}</h1>
+        <h1 class="max-w-full text-4xl font-bold break-words max-[600px]:text-3xl" safe>{status.system_name}</h1>
         <p class="text-base-content/70 text-lg" safe>{t("一个接口调用所有模型：令牌、额度、渠道与计费，一个文件即可部署。")}</p>
-        <div class="mockup-code w-full text-left text-sm">
-          <pre data-prefix="$"><code safe>{`curl ${address}/v1/chat/completions -H "Authorization: Bearer sk-..."`}</code></pre>
+        {/* The curl line wraps: on a phone it would otherwise widen the page. */}
+        <div class="mockup-code w-full min-w-0 text-left text-sm">
+          <pre data-prefix="$" class="w-full whitespace-pre-wrap break-all"><code safe>{`curl ${address}/v1/chat/completions -H "Authorization: Bearer sk-..."`}</code></pre>
         </div>
-        <div class="flex gap-2">
+        <div class="flex flex-wrap justify-center gap-2">
           <a href={user ? "/token" : "/login"} class="btn btn-primary" safe>{t("控制台")}</a>
           <a href="/pricing" class="btn" safe>{t("定价")}</a>
         </div>

@@ -32,7 +32,7 @@ export function loginPage(context: PageContext): Response {
       ) : (
         <p class="text-base-content/70" safe>{t("管理员关闭了密码登录")}</p>
       )}
-      <div class="flex justify-between text-sm">
+      <div class="flex flex-wrap justify-between gap-x-4 gap-y-1 text-sm">
         {status.register_enabled ? (
           <a href="/register" class="link" safe>{t("没有账户？点击注册")}</a>
         ) : (

@@ -5,7 +5,7 @@
 // /pg/chat/completions, billed to the user.
 import { groupRatioOf, priceOfModel, type ModelPrice } from "../../services/billing/model-prices.ts";
 import { enabledModelsOfGroups } from "../../services/channels/group-models.ts";
-import { ownGroupDescription, usableGroupsOf } from "../../services/groups/user-groups.ts";
+import { usableGroupsOf } from "../../services/groups/user-groups.ts";
 import { optionBool, optionNumber } from "../../services/options/options.ts";
 import { queryTokens, toTokenView, TokenStatus } from "../../services/tokens/token-queries.ts";
 import { Island } from "../island.tsx";
@@ -17,7 +17,9 @@ async function playgroundProps(context: PageContext): Promise<PlaygroundProps> {
   const { t, user, status, url } = context;
   const usable = usableGroupsOf(user!.group);
   const names = Object.keys(usable);
-  const groups = names.map((name) => ({ name, description: usable[name] === ownGroupDescription ? t(ownGroupDescription) : usable[name]!, ratio: groupRatioOf(name) }));
+  // The built-in descriptions (the user's own group, UserUsableGroups' defaults) are catalog keys
+  // and read in the page's language; an admin's own wording has no entry and stays as written.
+  const groups = names.map((name) => ({ name, description: usable[name] ? t(usable[name]) : "", ratio: groupRatioOf(name) }));
   const modelLists = await Promise.all(names.map((name) => enabledModelsOfGroups([name])));
   const modelsByGroup = Object.fromEntries(names.map((name, index) => [name, modelLists[index]!]));
   const models: Record<string, ModelPrice | null> = {};
@@ -38,5 +40,5 @@ async function playgroundProps(context: PageContext): Promise<PlaygroundProps> {
 }
 
 export async function playgroundPage(context: PageContext): Promise<Response> {
-  return renderPage(context, { title: context.t("操练场"), islands: ["playground"] }, <Island name="playground" component={Playground} props={await playgroundProps(context)} />);
+  return renderPage(context, { title: context.t("操练场"), islands: ["playground"], quietHeading: true }, <Island name="playground" component={Playground} props={await playgroundProps(context)} />);
 }

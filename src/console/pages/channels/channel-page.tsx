@@ -49,7 +49,17 @@ function Toolbar(props: { context: PageContext }) {
       </form>
       <div class="flex flex-wrap gap-2">
         <button type="button" class="btn btn-primary btn-sm" data-channel-add safe>{t("添加渠道")}</button>
-        <button type="button" class="btn btn-sm" data-api-call="GET /api/channel/test" data-confirm={t("确定要测试所有渠道吗？")} data-success="toast" safe>
+        <button
+          type="button"
+          class="btn btn-sm"
+          data-test-all-channels
+          data-confirm={t("确定要测试所有渠道吗？")}
+          data-progress="#test-all-progress"
+          data-progress-text={t("正在测试渠道：{{done}}/{{total}}，{{failed}} 个失败")}
+          data-done-text={t("测试完成：{{passed}} 个成功，{{failed}} 个失败")}
+          data-refresh-table={`#${channelTableId}`}
+          safe
+        >
           {t("测试所有渠道")}
         </button>
         <button type="button" class="btn btn-sm" data-api-call="GET /api/channel/update_balance" data-confirm={t("确定要更新所有已启用渠道余额吗？")} data-success={refresh} safe>
@@ -62,6 +72,10 @@ function Toolbar(props: { context: PageContext }) {
         <button type="button" class="btn btn-sm" data-api-call="POST /api/channel/fix" data-confirm={t("确定要修复数据库一致性吗？")} data-success={refresh} safe>
           {t("修复数据库一致性")}
         </button>
+      </div>
+      <div id="test-all-progress" class="flex items-center gap-2 text-sm" role="status" hidden>
+        <progress class="progress progress-primary w-40" value="0" max="1"></progress>
+        <span data-progress-line></span>
       </div>
     </div>
   );
@@ -80,7 +94,7 @@ export async function channelPage(context: PageContext, params: Record<string, s
   const safeFirstChannel = await FirstChannel({ context });
   return renderPage(
     context,
-    { title: t("渠道"), htmx: true, islands: ["channel-drawer"] },
+    { title: t("渠道", { context: "nav" }), htmx: true, islands: ["channel-drawer"] },
     <div class="flex flex-col gap-4">
       {safeFirstChannel}
       <div class="card bg-base-100 shadow-sm">

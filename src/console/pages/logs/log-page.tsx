@@ -7,6 +7,7 @@ import type { LogFilter } from "../../../services/logs/log-queries.ts";
 import { isAdmin } from "../../../services/users/roles.ts";
 import { fragmentResponse, fragmentTarget } from "../../fragment.ts";
 import type { PageContext } from "../../page-context.ts";
+import { Icon } from "../../components/icons.tsx";
 import { renderPage } from "../../render-page.tsx";
 import { FirstLog } from "../first-run/empty-states.tsx";
 import { logUserInfoFragment } from "./log-user-info.tsx";
@@ -52,7 +53,7 @@ function Filters(props: { context: PageContext; query: Record<string, string> })
   const admin = isAdmin(context.user!.role);
   const type = query.type ?? "0";
   return (
-    <form id="log-filters" class="flex flex-wrap items-end gap-2" hx-get="/log" hx-target={`#${resultsId}`} hx-swap="outerHTML" hx-push-url="true">
+    <form id="log-filters" data-fold class="flex flex-wrap items-end gap-2" hx-get="/log" hx-target={`#${resultsId}`} hx-swap="outerHTML" hx-push-url="true">
       <Field name="start_timestamp" label={t("起始时间")} value={query.start_timestamp ?? ""} epoch />
       <Field name="end_timestamp" label={t("结束时间")} value={query.end_timestamp ?? ""} epoch />
       <Field name="token_name" label={t("令牌名称")} value={query.token_name ?? ""} />
@@ -139,6 +140,11 @@ export async function logPage(context: PageContext): Promise<Response> {
       {safeFirstLog}
       <div class="card bg-base-100 shadow-sm">
         <div class="card-body gap-3 p-4">
+          {/* On a phone the filters fold behind one button (app.css [data-fold]). */}
+          <button type="button" class="btn btn-sm self-start min-[601px]:hidden" data-action="toggle-fold" aria-controls="log-filters" aria-expanded="false">
+            <Icon name="filter" class="size-4" />
+            <span safe>{t("筛选")}</span>
+          </button>
           <Filters context={context} query={query} />
           {safeResults}
         </div>

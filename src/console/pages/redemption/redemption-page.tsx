@@ -25,10 +25,10 @@ function RowActions(props: { context: PageContext; row: RedemptionView }) {
   const next = row.status === 1 ? 2 : 1;
   return (
     <div class="flex flex-wrap gap-1">
-      <button type="button" class="btn btn-xs" data-copy={row.key} safe>{t("复制")}</button>
+      <button type="button" class="btn btn-ghost btn-xs" data-copy={row.key} safe>{t("复制")}</button>
       <button
         type="button"
-        class="btn btn-xs"
+        class="btn btn-ghost btn-xs"
         disabled={used}
         data-api-call="PUT /api/redemption/?status_only=true"
         data-body={JSON.stringify({ id: row.id, status: next })}
@@ -39,7 +39,7 @@ function RowActions(props: { context: PageContext; row: RedemptionView }) {
       </button>
       <button
         type="button"
-        class="btn btn-xs"
+        class="btn btn-ghost btn-xs"
         disabled={row.status !== 1}
         hx-get={`/redemption?edit=${row.id}`}
         hx-target={`#${dialogSlot}`}
@@ -49,7 +49,7 @@ function RowActions(props: { context: PageContext; row: RedemptionView }) {
       </button>
       <button
         type="button"
-        class="btn btn-xs btn-error btn-outline"
+        class="btn btn-ghost btn-xs text-error"
         data-api-call={`DELETE /api/redemption/${row.id}/`}
         data-confirm={t("确定删除兑换码 {{name}} 吗？", { name: row.name })}
         data-success={`refresh:#${tableId}`}
@@ -80,7 +80,7 @@ function columns(context: PageContext): Column<RedemptionView>[] {
     { header: t("额度"), cell: (row) => formatQuotaDisplay(row.quota, status) },
     { header: t("创建时间"), cell: (row) => formatUnixTime(row.created_time) },
     { header: t("兑换人ID"), cell: (row) => (row.used_user_id ? String(row.used_user_id) : t("无")) },
-    { header: t("操作"), cell: (row) => <RowActions context={context} row={row} /> },
+    { header: t("操作"), cell: (row) => <RowActions context={context} row={row} />, card: "actions" },
   ];
 }
 

@@ -59,7 +59,7 @@ const tookSeconds = (row: DrawingRow) => ((row.finish_time || Date.now()) - row.
 
 function DetailButton(props: { context: PageContext; row: DrawingRow; label: string }) {
   return (
-    <button type="button" class="btn btn-xs" hx-get={`/midjourney?detail=${props.row.id}`} hx-target={`#${detailSlot}`} hx-swap="innerHTML" safe>
+    <button type="button" class="btn btn-ghost btn-xs" hx-get={`/midjourney?detail=${props.row.id}`} hx-target={`#${detailSlot}`} hx-swap="innerHTML" safe>
       {props.label}
     </button>
   );

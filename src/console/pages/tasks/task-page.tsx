@@ -41,7 +41,7 @@ const tookSeconds = (row: AsyncTaskRow) => (row.submit_time ? (row.finish_time |
 
 function DetailButton(props: { row: AsyncTaskRow; label: string }) {
   return (
-    <button type="button" class="btn btn-xs" hx-get={`/task?detail=${props.row.id}`} hx-target={`#${detailSlot}`} hx-swap="innerHTML" safe>
+    <button type="button" class="btn btn-ghost btn-xs" hx-get={`/task?detail=${props.row.id}`} hx-target={`#${detailSlot}`} hx-swap="innerHTML" safe>
       {props.label}
     </button>
   );

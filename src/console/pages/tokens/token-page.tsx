@@ -21,7 +21,7 @@ export async function tokenPage(context: PageContext): Promise<Response> {
   const safeFirstToken = await FirstToken({ context });
   return renderPage(
     context,
-    { title: t("令牌"), htmx: true },
+    { title: t("令牌", { context: "nav" }), htmx: true },
     <div class="flex flex-col gap-4">
       {safeGettingStarted}
       {safeFirstToken}

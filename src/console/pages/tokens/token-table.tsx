@@ -50,20 +50,27 @@ function Actions(props: { context: PageContext; token: TokenView }) {
   const { context, token } = props;
   const { t } = context;
   const enabled = token.status === TokenStatus.enabled;
+  // An expired or used-up token cannot be enabled (the server refuses): only editing its expiry
+  // or quota brings it back, so there is no Enable button to press in vain.
+  const switchable = enabled || token.status === TokenStatus.disabled;
   return (
     <div class="flex flex-wrap items-center gap-1">
       <button type="button" class="btn btn-ghost btn-xs" data-copy={`sk-${token.key}`} safe>{t("复制")}</button>
       <ChatMenu context={context} token={token} />
-      <button
-        type="button"
-        class="btn btn-ghost btn-xs"
-        data-api-call="PUT /api/token/?status_only=true"
-        data-body={JSON.stringify({ id: token.id, status: enabled ? TokenStatus.disabled : TokenStatus.enabled })}
-        data-success={`refresh:#${tokenTableId}`}
-        safe
-      >
-        {enabled ? t("禁用") : t("启用")}
-      </button>
+      {switchable ? (
+        <button
+          type="button"
+          class="btn btn-ghost btn-xs"
+          data-api-call="PUT /api/token/?status_only=true"
+          data-body={JSON.stringify({ id: token.id, status: enabled ? TokenStatus.disabled : TokenStatus.enabled })}
+          data-success={`refresh:#${tokenTableId}`}
+          safe
+        >
+          {enabled ? t("禁用") : t("启用")}
+        </button>
+      ) : (
+        ""
+      )}
       <button type="button" class="btn btn-ghost btn-xs" hx-get={`/token?drawer=${token.id}`} hx-target="#token-drawer-slot" hx-swap="innerHTML" safe>
         {t("编辑")}
       </button>
@@ -125,7 +132,7 @@ export async function TokenTable(props: { context: PageContext }): Promise<JSX.E
       header: t("过期时间"),
       cell: (token) => <span class="whitespace-nowrap" safe>{token.expired_time === -1 ? t("永不过期") : formatUnixTime(token.expired_time)}</span>,
     },
-    { header: t("操作"), cell: (token) => <Actions context={context} token={token} /> },
+    { header: t("操作"), cell: (token) => <Actions context={context} token={token} />, card: "actions" },
   ];
   return (
     <DataTable

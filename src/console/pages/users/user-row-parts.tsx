@@ -27,7 +27,7 @@ function ActionButton(props: { id: number; action: string; label: string; tableI
   return (
     <button
       type="button"
-      class={`btn btn-xs ${props.tone ?? ""}`}
+      class={`btn btn-ghost btn-xs ${props.tone ?? ""}`}
       data-api-call="POST /api/user/manage"
       data-body={JSON.stringify({ id: props.id, action: props.action })}
       data-success={`refresh:#${props.tableId}`}
@@ -50,12 +50,12 @@ export function UserRowActions(props: { context: PageContext; user: UserView; ta
       {isRoot(viewer.role) && user.role < Role.admin ? <ActionButton id={user.id} action="promote" label={t("提升")} tableId={tableId} /> : ""}
       {user.role >= Role.admin ? <ActionButton id={user.id} action="demote" label={t("降级")} tableId={tableId} /> : ""}
       {user.status === UserStatus.enabled ? (
-        <ActionButton id={user.id} action="disable" label={t("禁用")} tableId={tableId} tone="btn-warning" />
+        <ActionButton id={user.id} action="disable" label={t("禁用")} tableId={tableId} tone="text-warning" />
       ) : (
         <ActionButton id={user.id} action="enable" label={t("启用")} tableId={tableId} disabled={user.status === UserStatus.nonEnableable} />
       )}
-      <a href={`/user/edit/${user.id}`} class="btn btn-xs" safe>{t("编辑")}</a>
-      <ActionButton id={user.id} action="delete" label={t("注销")} tableId={tableId} tone="btn-error" confirm={t("确定是否要注销此用户？")} />
+      <a href={`/user/edit/${user.id}`} class="btn btn-ghost btn-xs" safe>{t("编辑")}</a>
+      <ActionButton id={user.id} action="delete" label={t("注销")} tableId={tableId} tone="text-error" confirm={t("确定是否要注销此用户？")} />
     </div>
   );
 }

@@ -64,7 +64,7 @@ async function UsersTable(props: { context: PageContext }) {
     },
     { header: t("角色"), cell: (user) => <RoleBadge t={t} role={user.role} /> },
     { header: t("状态"), cell: (user) => <StatusBadge t={t} user={user} /> },
-    { header: t("操作"), cell: (user) => <UserRowActions context={context} user={user} tableId={tableId} /> },
+    { header: t("操作"), cell: (user) => <UserRowActions context={context} user={user} tableId={tableId} />, card: "actions" },
   ];
   return (
     <DataTable
