@@ -133,6 +133,17 @@ describe("guard, languages and headers", () => {
     expect(html).not.toContain("用户名或邮箱");
   });
 
+  test("the token drawer reads the built-in group descriptions in English; an admin's own wording stays", async () => {
+    await setOption("UserUsableGroups", JSON.stringify({ default: "默认分组", vip: "vip分组", svip: "超级会员" }));
+    const headers = { cookie: `${root.cookie}; lang=en`, "hx-request": "true", "hx-target": "token-drawer-slot" };
+    const { html } = await page("/token?drawer=new", headers);
+    expect(html).toContain("Default group");
+    expect(html).toContain("VIP group");
+    expect(html).not.toContain("vip分组");
+    expect(html).toContain("超级会员");
+    await setOption("UserUsableGroups", JSON.stringify({ default: "默认分组", vip: "vip分组" }));
+  });
+
   test("pages carry a nonce-based CSP, nosniff and frame protections", async () => {
     const { html, headers } = await page("/login");
     const csp = headers.get("content-security-policy")!;

@@ -7,7 +7,7 @@ import { DateTimeField } from "../../components/date-time-field.tsx";
 import { fragmentResponse } from "../../fragment.ts";
 import type { PageContext } from "../../page-context.ts";
 import { modelsForUserGroup } from "../../../services/channels/group-models.ts";
-import { adminOffersGroups, ownGroupDescription, selectableGroups } from "../../../services/groups/user-groups.ts";
+import { adminOffersGroups, selectableGroups } from "../../../services/groups/user-groups.ts";
 import { findToken, type TokenRow } from "../../../services/tokens/token-queries.ts";
 import { tokenTableId } from "./token-table.tsx";
 
@@ -39,7 +39,8 @@ function GroupField(props: { context: PageContext; token: TokenRow | undefined }
         <option value="" selected={current === ""} safe>{t("跟随用户分组")}</option>
         {names.map((name) => {
           const { desc, ratio } = groups[name]!;
-          const description = desc === ownGroupDescription ? t(ownGroupDescription) : desc;
+          // Built-in descriptions are catalog keys (read in the page's language); an admin's own stay as written.
+          const description = desc ? t(desc) : "";
           return (
             <option value={name} selected={current === name} safe>
               {t("{{name}} - {{description}}（倍率 {{ratio}}）", { name, description, ratio })}
