@@ -86,6 +86,14 @@ describe("phones", () => {
         expect(await used.getAttribute("data-label")).toBe(language === "en" ? "Used quota" : "已用额度");
         expect(await used.textContent()).toContain("$");
       });
+      await step(page, `channel-labels-${language}`, async () => {
+        await page.goto("/channel");
+        // The channel table has its own markup; its cells name their column in the card too.
+        const status = page.locator("#channel-table tbody tr").first().locator("td[data-label]").nth(4);
+        expect(await status.getAttribute("data-label")).toBe(language === "en" ? "Status" : "状态");
+        const label = await status.evaluate((cell) => getComputedStyle(cell, "::before").content);
+        expect(label).toBe(language === "en" ? '"Status"' : '"状态"');
+      });
       await page.context().close();
     }, 120_000);
   }

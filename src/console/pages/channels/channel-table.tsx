@@ -25,6 +25,7 @@ export function listOptions(context: PageContext): ChannelListOptions {
   };
 }
 
+// Cells carry their column's name (data-label) for the phone cards, where the header is hidden.
 function ChannelRow(props: { context: PageContext; channel: ChannelView; batch: boolean; child?: boolean }) {
   const { context, channel, batch } = props;
   const { t, status } = context;
@@ -37,23 +38,23 @@ function ChannelRow(props: { context: PageContext; channel: ChannelView; batch: 
       ) : (
         ""
       )}
-      <td safe>{String(channel.id)}</td>
-      <td class={props.child ? "pl-6" : ""}>
+      <td data-label="ID" safe>{String(channel.id)}</td>
+      <td class={props.child ? "pl-6" : ""} data-label={t("名称")}>
         <span class="inline-block max-w-36 truncate align-middle font-medium whitespace-nowrap" title={channel.name} safe>{channel.name}</span>
       </td>
-      <td>
+      <td data-label={t("分组")}>
         <span class="flex max-w-28 flex-nowrap gap-1 overflow-hidden" title={channel.group}>
           {splitList(channel.group).map((group) => (
             <span class="badge badge-sm badge-outline" safe>{group}</span>
           ))}
         </span>
       </td>
-      <td class="whitespace-nowrap" safe>{typeName(t, channel.type)}</td>
-      <td><StatusCell t={t} channel={channel} /></td>
-      <td><ResponseTimeCell t={t} channel={channel} /></td>
-      <td><QuotaCell t={t} channel={channel} status={status} /></td>
-      <td><NumberCell t={t} name="priority" value={channel.priority} channelId={channel.id} /></td>
-      <td><NumberCell t={t} name="weight" value={channel.weight} channelId={channel.id} /></td>
+      <td class="whitespace-nowrap" data-label={t("类型")} safe>{typeName(t, channel.type)}</td>
+      <td data-label={t("状态")}><StatusCell t={t} channel={channel} /></td>
+      <td data-label={t("响应时间")}><ResponseTimeCell t={t} channel={channel} /></td>
+      <td data-label={t("已用/剩余")}><QuotaCell t={t} channel={channel} status={status} /></td>
+      <td data-label={t("优先级")}><NumberCell t={t} name="priority" value={channel.priority} channelId={channel.id} /></td>
+      <td data-label={t("权重")}><NumberCell t={t} name="weight" value={channel.weight} channelId={channel.id} /></td>
       <td><ActionsCell t={t} channel={channel} /></td>
     </tr>
   );
