@@ -144,6 +144,16 @@ describe("guard, languages and headers", () => {
     await setOption("UserUsableGroups", JSON.stringify({ default: "默认分组", vip: "vip分组" }));
   });
 
+  test("a channel search that matches nothing offers to clear the filters; the unfiltered list does not", async () => {
+    const headers = { cookie: root.cookie };
+    const { html: searched } = await page("/channel?keyword=matches-nothing-7c2e", headers);
+    expect(searched).toContain("暂无渠道");
+    expect(searched).toContain('href="/channel"');
+    expect(searched).toContain("清除筛选");
+    const { html: sorted } = await page("/channel?id_sort=true&tag_mode=true", headers);
+    expect(sorted).not.toContain("清除筛选");
+  });
+
   test("pages carry a nonce-based CSP, nosniff and frame protections", async () => {
     const { html, headers } = await page("/login");
     const csp = headers.get("content-security-policy")!;

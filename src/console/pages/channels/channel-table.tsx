@@ -2,6 +2,7 @@
 // disable all, edit tag, priority and weight for the whole tag) above its channels. The region
 // reloads itself on "refresh", like every DataTable.
 import type { PageContext } from "../../page-context.ts";
+import { isFiltered } from "../../components/data-table.tsx";
 import { Pagination } from "../../components/pagination.tsx";
 import { fragmentResponse, pagingOf } from "../../fragment.ts";
 import { queryChannels, toChannelView, type ChannelView } from "../../../services/channels/channel-queries.ts";
@@ -189,7 +190,14 @@ export async function ChannelTable(props: { context: PageContext }): Promise<JSX
           <tbody>
             {channels.length === 0 ? (
               <tr>
-                <td colspan={String(headers.length + 1)} class="text-base-content/60 py-8 text-center" safe>{t("暂无渠道")}</td>
+                <td colspan={String(headers.length + 1)} class="text-base-content/60 py-8 text-center">
+                  <span safe>{t("暂无渠道")}</span>
+                  {isFiltered(url) ? (
+                    <a href={url.pathname} class="btn btn-sm btn-ghost ml-2" safe>{t("清除筛选")}</a>
+                  ) : (
+                    ""
+                  )}
+                </td>
               </tr>
             ) : (
               (rows as "safe"[])
