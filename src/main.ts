@@ -1,23 +1,39 @@
-// The command line entry: reads arguments and configuration first (so --version, --help and bad
-// configuration answer at once, exit code 2 for the latter), then loads and starts the server.
-import { ConfigError, helpText, readCommandLine, readConfig, type CommandLine, type Config } from "./config.ts";
+// The command line entry: reads the arguments first (so --version and --help answer at once), makes
+// sure the runtime has its settings (runtime-environment.ts: may replace the process, so it comes
+// before anything costly is evaluated), then reads the configuration (bad configuration: exit
+// code 2) and loads and starts the server.
+import { helpText, readCommandLine, type CommandLine } from "./command-line.ts";
+import { ConfigError } from "./config-error.ts";
+import type { Config } from "./config.ts";
 import { ensureRuntimeEnvironment } from "./runtime-environment.ts";
 import { productVersion } from "./version.ts";
+
+function exitOnConfigError(error: unknown): never {
+  if (error instanceof ConfigError) {
+    console.error(`switchyard: ${error.message}`);
+    process.exit(2);
+  }
+  throw error;
+}
 
 export async function main(): Promise<void> {
   let config: Config;
   let commandLine: CommandLine;
   try {
     commandLine = readCommandLine(process.argv.slice(2));
-    if (commandLine.action === "version") return void console.log(productVersion);
-    if (commandLine.action === "help") return void console.log(helpText);
+  } catch (error) {
+    exitOnConfigError(error);
+  }
+  if (commandLine.action === "version") return void console.log(productVersion);
+  if (commandLine.action === "help") return void console.log(helpText);
+  // May replace the process (execve); config.ts (zod and the schema, about 6 ms) is loaded after
+  // it, so only the process that serves evaluates it.
+  if (commandLine.action === "serve") ensureRuntimeEnvironment();
+  const { readConfig } = await import("./config.ts");
+  try {
     config = readConfig(process.env, commandLine.action === "serve" ? commandLine.port : undefined);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`switchyard: ${error.message}`);
-      process.exit(2);
-    }
-    throw error;
+    exitOnConfigError(error);
   }
   if (commandLine.action === "import") {
     const { importCommand } = await import("./import/import-command.ts");
@@ -27,7 +43,6 @@ export async function main(): Promise<void> {
     const { backupCommand } = await import("./backup/backup-command.ts");
     process.exit(await backupCommand(config, commandLine.file));
   }
-  ensureRuntimeEnvironment();
   const { startServer } = await import("./server.ts");
   const server = await startServer(config);
   // One stop, whatever arrives after it (systemd's SIGTERM, then an impatient Ctrl-C): the

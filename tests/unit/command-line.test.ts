@@ -1,7 +1,8 @@
 // Configuration from the environment and the command line; bad configuration exits with 2.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { ConfigError, readCommandLine, readConfig } from "../../src/config.ts";
+import { readCommandLine } from "../../src/command-line.ts";
+import { ConfigError, readConfig } from "../../src/config.ts";
 
 const main = join(import.meta.dir, "..", "..", "src", "main.ts");
 
