@@ -12,6 +12,7 @@ import { trustOutboundHosts } from "./http/outbound-url.ts";
 import { outerBodyLimit } from "./http/read-body.ts";
 import { startJobs } from "./jobs/scheduler.ts";
 import { logger } from "./logger.ts";
+import { startProcessMetrics } from "./metrics/metrics.ts";
 import { openReservationBook } from "./services/billing/reservation-book.ts";
 import { loadOptions } from "./services/options/options.ts";
 import { ensureSessionSecret } from "./services/auth/session-secret.ts";
@@ -43,6 +44,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: outerBodyLimit(config.bodyLimits) });
   const port = app.server!.port!;
   startJobs(config);
+  startProcessMetrics(1000);
   const stopWatching = watchSharedHealth(shared);
   logger.info(`Switchyard ${productVersion} listening`, {
     address: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`,

@@ -7,7 +7,7 @@ import { timingSafeEqual } from "node:crypto";
 import { Elysia, NotFoundError } from "elysia";
 import type { Config } from "../config.ts";
 import { optionBool, optionText } from "../services/options/options.ts";
-import { metricsContentType, renderMetrics } from "./metrics.ts";
+import { renderMetrics } from "./metrics.ts";
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -34,6 +34,7 @@ export function metricsRoutes(config: Config) {
     if (!matches.includes(true)) {
       return new Response("unauthorized\n", { status: 401, headers: { "www-authenticate": 'Bearer realm="metrics"', "content-type": "text/plain; charset=utf-8" } });
     }
-    return new Response(await renderMetrics(), { headers: { "content-type": metricsContentType, "cache-control": "no-store" } });
+    const { body, contentType } = await renderMetrics();
+    return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
   });
 }

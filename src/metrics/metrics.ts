@@ -14,13 +14,10 @@
 // only once a channel was chosen for them (so they come from the operators' lists; callers fold
 // GPTs names with routeModelName as routing does), channels are ids, statuses are numbers. No
 // user ids.
-import { collectDefaultMetrics, Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import type { UpstreamFailure } from "../relay/upstream/upstream-failure.ts";
 import { faceOf } from "../faces.ts";
 import { CounterFamily, HistogramFamily, SampledGauge, type CounterChild, type HistogramChild } from "./metric-families.ts";
-
-const registry = new Registry();
-collectDefaultMetrics({ register: registry, prefix: "switchyard_" });
 
 const requests = new CounterFamily("switchyard_requests_total", "Answered requests by face, route pattern, model, channel and HTTP status", [
   "face", "route", "model", "channel", "status",
@@ -63,8 +60,27 @@ const streamsInFlight = {
   reset() {},
 };
 
-for (const metric of [requests, relayDuration, firstToken, upstreamErrors, quotaConsumed, ledgerBatchSize, ledgerCommit, cacheSizes, reservations, sharedHealth, streamsInFlight]) {
-  registry.registerMetric(metric as never);
+const ownMetrics = [requests, relayDuration, firstToken, upstreamErrors, quotaConsumed, ledgerBatchSize, ledgerCommit, cacheSizes, reservations, sharedHealth, streamsInFlight];
+
+// prom-client's registry with its default process metrics (CPU, memory, event loop lag, GC):
+// loading the package and starting those collectors takes about 9 ms of CPU, which a start would
+// spend before its first answer. It is set up by startProcessMetrics, a moment after the server
+// listens, or by the first scrape if that comes sooner. Our own families count from the start.
+let registry: Promise<Registry> | undefined;
+
+function prometheusRegistry(): Promise<Registry> {
+  registry ??= import("prom-client").then(({ collectDefaultMetrics, Registry }) => {
+    const created = new Registry();
+    collectDefaultMetrics({ register: created, prefix: "switchyard_" });
+    for (const metric of ownMetrics) created.registerMetric(metric as never);
+    return created;
+  });
+  return registry;
+}
+
+/** Starts the default process metrics once the start is over (they then watch from there on). */
+export function startProcessMetrics(afterMs: number): void {
+  setTimeout(() => void prometheusRegistry(), afterMs).unref();
 }
 
 type RelayLabels = { model: string; channel: string };
@@ -147,8 +163,8 @@ export function registerSharedStateHealth(kind: string, healthy: () => boolean):
   sharedHealth.sample(kind, () => (healthy() ? 1 : 0));
 }
 
-export const metricsContentType = registry.contentType;
-
-export function renderMetrics(): Promise<string> {
-  return registry.metrics();
+/** The scrape: Prometheus' text format and its content type. */
+export async function renderMetrics(): Promise<{ body: string; contentType: string }> {
+  const loaded = await prometheusRegistry();
+  return { body: await loaded.metrics(), contentType: loaded.contentType };
 }
