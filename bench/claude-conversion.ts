@@ -14,7 +14,7 @@
 //   npm run bench -- claude        (about a minute)
 import { readdirSync, readFileSync } from "node:fs";
 import type { Bytes, ProviderAdaptor, RelayCall, SseEvent, UpstreamTarget } from "../src/relay/providers/adaptor.ts";
-import { adaptorFor } from "../src/relay/providers/registry.ts";
+import { loadAdaptor } from "../src/relay/providers/registry.ts";
 import { createSseDecoder } from "../src/relay/upstream/sse-decoder.ts";
 import { startBedrockUpstream } from "../tests/fixtures/bedrock-upstream.ts";
 import { startClaudeUpstream } from "../tests/fixtures/claude-upstream.ts";
@@ -106,7 +106,7 @@ async function oneRequest(adaptor: ProviderAdaptor, call: RelayCall, target: Ups
 }
 
 async function adaptorMicroseconds(kind: Kind, stream: boolean): Promise<number> {
-  const adaptor = adaptorFor(kindNumber[kind])!;
+  const adaptor = (await loadAdaptor(kindNumber[kind]))!;
   const call = callOf(kind, stream);
   const target = targetOf(kind);
   const answer = answerBytes(kind, stream);

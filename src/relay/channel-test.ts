@@ -20,6 +20,7 @@ import { findUser } from "./caches/user-cache.ts";
 import { disableChannelAutomatically, enableChannelAutomatically, judgeChannelFailure } from "./channel-health.ts";
 import { ChannelStatus, toChannelSnapshot, type ChannelSnapshot } from "./channels/channel-snapshot.ts";
 import type { Bytes, EndpointKind, RelayCall } from "./providers/adaptor.ts";
+import { loadAdaptor } from "./providers/registry.ts";
 import { exchangeWithChannel } from "./pipeline/attempt-channel.ts";
 import { recordTestOutcome } from "./channel-test-outcome.ts";
 import { probeTaskChannel, type TaskProbe } from "./tasks/task-channel-test.ts";
@@ -84,7 +85,8 @@ export async function testChannel(channelId: number, model?: string): Promise<Ch
 }
 
 async function runChannelTest(channelId: number, model?: string): Promise<ChannelTestResult> {
-  const channel = toChannelSnapshot(await findChannel(channelId));
+  const row = await findChannel(channelId);
+  const channel = toChannelSnapshot(row, await loadAdaptor(row.type));
   const taskProbeStarted = performance.now();
   const probe = await probeTaskChannel(channel, testTimeoutMs);
   if (probe) return settleTaskProbe(channel, probe, Math.round(performance.now() - taskProbeStarted));

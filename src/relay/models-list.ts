@@ -8,21 +8,29 @@ import type { RelayCaller } from "./relay-context.ts";
 
 const created = 1626777600;
 
-let owners: Map<string, string> | undefined;
-function ownerOf(model: string): string {
-  if (!owners) {
-    owners = new Map();
-    for (const adaptor of allAdaptors()) for (const name of adaptor.defaultModels) if (!owners.has(name)) owners.set(name, adaptor.owner);
-  }
-  return owners.get(model) ?? "custom";
+// Every adaptor's default models: the first list of models loads the adaptors not loaded yet.
+let owners: Promise<Map<string, string>> | undefined;
+function modelOwners(): Promise<Map<string, string>> {
+  owners ??= allAdaptors().then((adaptors) => {
+    const byModel = new Map<string, string>();
+    for (const adaptor of adaptors) for (const name of adaptor.defaultModels) if (!byModel.has(name)) byModel.set(name, adaptor.owner);
+    return byModel;
+  });
+  return owners;
 }
 
-export function modelObject(id: string) {
+/** The models in OpenAI's model object format. */
+export async function modelObjects(ids: readonly string[]) {
+  const byModel = await modelOwners();
+  return ids.map((id) => modelObject(id, byModel.get(id) ?? "custom"));
+}
+
+function modelObject(id: string, owner: string) {
   return {
     id,
     object: "model",
     created,
-    owned_by: ownerOf(id),
+    owned_by: owner,
     permission: [
       {
         id: "modelperm-LwHkVFn8AcMItP432fKKDIKJ",

@@ -9,7 +9,7 @@ import { startRelayCaches } from "./caches/relay-caches.ts";
 import { startIdleCollection } from "./idle-collection.ts";
 import { endpoints, type EndpointSpec } from "./endpoints.ts";
 import { billingSubscription, billingUsage } from "./billing-compat.ts";
-import { modelObject, modelsForCaller } from "./models-list.ts";
+import { modelObjects, modelsForCaller } from "./models-list.ts";
 import { codecFor } from "./inbound/codecs.ts";
 import { inboundRoutes } from "./inbound/inbound-routes.ts";
 import { playgroundRoutes } from "./playground.ts";
@@ -66,8 +66,8 @@ export function relayApp(deps: WebDeps) {
     try {
       const models = await modelsForCaller(await viaToken(request, server)());
       const headers = { "content-type": "application/json; charset=utf-8", ...relayHeaders(requestId) };
-      if (one === undefined) return new Response(JSON.stringify({ success: true, object: "list", data: models.map(modelObject) }), { headers });
-      if (models.includes(one)) return new Response(JSON.stringify(modelObject(one)), { headers });
+      if (one === undefined) return new Response(JSON.stringify({ success: true, object: "list", data: await modelObjects(models) }), { headers });
+      if (models.includes(one)) return new Response(JSON.stringify((await modelObjects([one]))[0]), { headers });
       // OpenAI answers 404 here (new-api answered 200 with the error; the SDKs expect 404).
       const error = { message: `The model '${one}' does not exist`, type: "invalid_request_error", param: "model", code: "model_not_found" };
       return new Response(JSON.stringify({ error }), { status: 404, headers });

@@ -3,12 +3,12 @@
 // kind could never answer, so it is refused on create and enable (issue 17), and the channel
 // drawer marks such kinds in its type list.
 import { channelTypes } from "../services/channels/channel-types.ts";
-import { adaptorFor } from "./providers/registry.ts";
+import { hasAdaptor } from "./providers/registry.ts";
 
 const taskKinds = new Set([2, 5, 36]);
 
 export function canRelayKind(kind: number): boolean {
-  return adaptorFor(kind) !== undefined || taskKinds.has(kind);
+  return hasAdaptor(kind) || taskKinds.has(kind);
 }
 
 /** The catalogue's kinds this build cannot relay (empty while every kind has an adaptor). */

@@ -8,7 +8,7 @@
 // added to it without an adaptor (or without an imitation here) fails this suite.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { channelTypes, channelTypeInfo } from "../../src/services/channels/channel-types.ts";
-import { adaptorFor } from "../../src/relay/providers/registry.ts";
+import { hasAdaptor } from "../../src/relay/providers/registry.ts";
 import { startAiProxyLibraryUpstream, type AskUpstream } from "../fixtures/aiproxy-library-upstream.ts";
 import { startBaiduUpstream, type BaiduUpstream } from "../fixtures/baidu-upstream.ts";
 import { startBedrockUpstream, type BedrockUpstream } from "../fixtures/bedrock-upstream.ts";
@@ -275,9 +275,9 @@ afterAll(async () => {
 
 describe("the channel type catalogue", () => {
   test("every kind is served: by a relay adaptor, or (drawing and music) by the task relay", () => {
-    const unserved = channelTypes.filter((info) => !taskKinds.has(info.value) && !adaptorFor(info.value)).map((info) => `${info.value} ${info.name}`);
+    const unserved = channelTypes.filter((info) => !taskKinds.has(info.value) && !hasAdaptor(info.value)).map((info) => `${info.value} ${info.name}`);
     expect(unserved).toEqual([]);
-    expect([...taskKinds].filter((kind) => adaptorFor(kind))).toEqual([]);
+    expect([...taskKinds].filter((kind) => hasAdaptor(kind))).toEqual([]);
     expect([...taskKinds].every((kind) => channelTypeInfo(kind))).toBe(true);
     expect(relayKinds.filter((kind) => !plans[kind]).map((kind) => `${kind} has no imitation in this suite`)).toEqual([]);
   });

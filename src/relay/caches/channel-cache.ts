@@ -3,6 +3,7 @@
 // periodic resync. Rebuilds are coalesced: a burst of notices costs one or two reloads.
 import { db, t } from "../../store/client.ts";
 import { buildChannelIndex, emptyChannelIndex, type ChannelIndex } from "../channels/channel-index.ts";
+import { loadAdaptors } from "../providers/registry.ts";
 
 let index: ChannelIndex = emptyChannelIndex();
 let firstLoad: Promise<void> | undefined;
@@ -14,7 +15,8 @@ let changeRebuild: Promise<void> | undefined;
 
 async function loadOnce(): Promise<void> {
   const rows = await db.select().from(t.channels);
-  index = buildChannelIndex(rows);
+  // The snapshots carry their kind's adaptor, so a request never waits for one to load.
+  index = buildChannelIndex(rows, await loadAdaptors(rows.map((row) => row.type)));
 }
 
 function reload(): Promise<void> {

@@ -1,6 +1,7 @@
 // The group x model -> channels index the relay selects from (one-api's abilities, held in
 // memory): enabled channels only, grouped in priority tiers, highest first. Built from the
 // channels table itself, so a stale abilities table can never route to a missing channel.
+import type { ProviderAdaptor } from "../providers/adaptor.ts";
 import type { Tier } from "../routing/select-channel.ts";
 import { ChannelStatus, toChannelSnapshot, type ChannelRow, type ChannelSnapshot } from "./channel-snapshot.ts";
 
@@ -22,12 +23,13 @@ export function routeModelName(model: string): string {
   return model;
 }
 
-export function buildChannelIndex(rows: readonly ChannelRow[]): ChannelIndex {
+/** `adaptors`: the loaded adaptors of the rows' kinds (providers/registry.ts loadAdaptors). */
+export function buildChannelIndex(rows: readonly ChannelRow[], adaptors: ReadonlyMap<number, ProviderAdaptor>): ChannelIndex {
   const byId = new Map<number, ChannelSnapshot>();
   const grouped = new Map<string, Map<string, ChannelSnapshot[]>>();
   const knownModels = new Set<string>();
   for (const row of rows) {
-    const channel = toChannelSnapshot(row);
+    const channel = toChannelSnapshot(row, adaptors.get(row.type));
     byId.set(channel.id, channel);
     for (const model of channel.models) knownModels.add(model);
     if (channel.status !== ChannelStatus.enabled) continue;

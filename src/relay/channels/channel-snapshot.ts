@@ -2,7 +2,6 @@
 // group lists, mappings, setting) so a request does no parsing, plus its adaptor and target.
 import type { Tables } from "../../store/schema/define-schema.ts";
 import type { ProviderAdaptor, UpstreamTarget } from "../providers/adaptor.ts";
-import { adaptorFor } from "../providers/registry.ts";
 import { channelTarget } from "./channel-target.ts";
 
 export type ChannelRow = Tables["channels"]["$inferSelect"];
@@ -66,7 +65,8 @@ export function parseStatusCodeMapping(text: string | null | undefined): Map<num
   return mapping;
 }
 
-export function toChannelSnapshot(row: ChannelRow): ChannelSnapshot {
+/** `adaptor`: the kind's, loaded (providers/registry.ts loadAdaptor); undefined when there is none. */
+export function toChannelSnapshot(row: ChannelRow, adaptor: ProviderAdaptor | undefined): ChannelSnapshot {
   const models = splitList(row.models);
   return {
     id: row.id,
@@ -82,6 +82,6 @@ export function toChannelSnapshot(row: ChannelRow): ChannelSnapshot {
     target: channelTarget(row),
     modelMapping: parseModelMapping(row.model_mapping),
     statusCodeMapping: parseStatusCodeMapping(row.status_code_mapping),
-    adaptor: adaptorFor(row.type),
+    adaptor,
   };
 }
