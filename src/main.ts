@@ -35,6 +35,9 @@ export async function main(): Promise<void> {
   } catch (error) {
     exitOnConfigError(error);
   }
+  // The executable starts with the JIT held back for the run-once start-up code
+  // (build-executable.ts); the tools and the listening server run with the normal policy.
+  if (commandLine.action !== "serve") Bun.unsafe.setJITPolicy(1);
   if (commandLine.action === "import") {
     const { importCommand } = await import("./import/import-command.ts");
     process.exit(await importCommand(config, commandLine.request));
@@ -45,6 +48,7 @@ export async function main(): Promise<void> {
   }
   const { startServer } = await import("./server.ts");
   const server = await startServer(config);
+  Bun.unsafe.setJITPolicy(1);
   // One stop, whatever arrives after it (systemd's SIGTERM, then an impatient Ctrl-C): the
   // process exits 0 only once every request is settled or released (shutdown.ts).
   let stopping = false;
