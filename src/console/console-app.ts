@@ -3,29 +3,36 @@
 import { Elysia, NotFoundError } from "elysia";
 import type { WebDeps } from "../http/web-deps.ts";
 import { faceOf } from "../faces.ts";
+import { lazyPage } from "./lazy-page.ts";
 import { page } from "./page-route.ts";
-import { aboutPage } from "./pages/about-page.tsx";
-import { apiReferencePage } from "./pages/api-reference-page.tsx";
 import { renderNotFoundPage } from "./pages/error-page.tsx";
-import { channelPage } from "./pages/channels/channel-page.tsx";
-import { chatPage, chatRedirectPage } from "./pages/chat/chat-pages.tsx";
-import { detailPage } from "./pages/detail-page.tsx";
-import { homePage } from "./pages/home-page.tsx";
-import { loginPage } from "./pages/login-page.tsx";
-import { logPage } from "./pages/logs/log-page.tsx";
-import { playgroundPage } from "./pages/playground-page.tsx";
-import { pricingPage } from "./pages/pricing-page.tsx";
-import { registerPage } from "./pages/register-page.tsx";
-import { redemptionPage } from "./pages/redemption/redemption-page.tsx";
-import { settingsPage } from "./pages/settings/settings-page.tsx";
-import { oauthCallbackPage } from "./pages/oauth-callback-page.tsx";
-import { resetConfirmPage, resetRequestPage } from "./pages/reset-page.tsx";
-import { userEditPage } from "./pages/users/user-edit-page.tsx";
-import { usersPage } from "./pages/users/users-page.tsx";
-import { topUpPage } from "./pages/topup-page.tsx";
-import { tokenPage } from "./pages/tokens/token-page.tsx";
-import { midjourneyPage } from "./pages/tasks/midjourney-page.tsx";
-import { taskPage } from "./pages/tasks/task-page.tsx";
+
+// Page modules load on their first render (lazy-page.ts); the not-found page is also the
+// error page app.ts renders, so it is loaded with the app.
+const aboutPage = lazyPage(() => import("./pages/about-page.tsx").then((module) => module.aboutPage));
+const apiReferencePage = lazyPage(() => import("./pages/api-reference-page.tsx").then((module) => module.apiReferencePage));
+const channelPage = lazyPage(() => import("./pages/channels/channel-page.tsx").then((module) => module.channelPage));
+const chatPage = lazyPage(() => import("./pages/chat/chat-pages.tsx").then((module) => module.chatPage));
+const chatRedirectPage = lazyPage(() => import("./pages/chat/chat-pages.tsx").then((module) => module.chatRedirectPage));
+const detailPage = lazyPage(() => import("./pages/detail-page.tsx").then((module) => module.detailPage));
+const homePage = lazyPage(() => import("./pages/home-page.tsx").then((module) => module.homePage));
+const loginPage = lazyPage(() => import("./pages/login-page.tsx").then((module) => module.loginPage));
+const logPage = lazyPage(() => import("./pages/logs/log-page.tsx").then((module) => module.logPage));
+const playgroundPage = lazyPage(() => import("./pages/playground-page.tsx").then((module) => module.playgroundPage));
+const pricingPage = lazyPage(() => import("./pages/pricing-page.tsx").then((module) => module.pricingPage));
+const registerPage = lazyPage(() => import("./pages/register-page.tsx").then((module) => module.registerPage));
+const redemptionPage = lazyPage(() => import("./pages/redemption/redemption-page.tsx").then((module) => module.redemptionPage));
+const settingsPage = lazyPage(() => import("./pages/settings/settings-page.tsx").then((module) => module.settingsPage));
+const resetConfirmPage = lazyPage(() => import("./pages/reset-page.tsx").then((module) => module.resetConfirmPage));
+const resetRequestPage = lazyPage(() => import("./pages/reset-page.tsx").then((module) => module.resetRequestPage));
+const userEditPage = lazyPage(() => import("./pages/users/user-edit-page.tsx").then((module) => module.userEditPage));
+const usersPage = lazyPage(() => import("./pages/users/users-page.tsx").then((module) => module.usersPage));
+const topUpPage = lazyPage(() => import("./pages/topup-page.tsx").then((module) => module.topUpPage));
+const tokenPage = lazyPage(() => import("./pages/tokens/token-page.tsx").then((module) => module.tokenPage));
+const midjourneyPage = lazyPage(() => import("./pages/tasks/midjourney-page.tsx").then((module) => module.midjourneyPage));
+const taskPage = lazyPage(() => import("./pages/tasks/task-page.tsx").then((module) => module.taskPage));
+const oauthCallbackPage = (endpoint: string) =>
+  lazyPage(() => import("./pages/oauth-callback-page.tsx").then((module) => module.oauthCallbackPage(endpoint)));
 
 export const consoleApp = ({ auth }: WebDeps) =>
   new Elysia({ name: "console" })
