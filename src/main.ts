@@ -26,7 +26,7 @@ export async function main(): Promise<void> {
   }
   if (commandLine.action === "version") return void console.log(productVersion);
   if (commandLine.action === "help") return void console.log(helpText);
-  // May replace the process (execve); config.ts (zod and the schema, about 6 ms) is loaded after
+  // May replace the process (execve); config.ts (zod and the schema, about 5 ms) is loaded after
   // it, so only the process that serves evaluates it.
   if (commandLine.action === "serve") ensureRuntimeEnvironment();
   const { readConfig } = await import("./config.ts");
