@@ -61,7 +61,7 @@ export async function openStore(store: Config["store"]): Promise<void> {
       const backup = backupSqlite(client, store.path, pending[0]!.tag);
       logger.info("backed up the SQLite store before migrating it", { backup, migrations: pending.map((migration) => migration.tag) });
     }
-    migrateSqlite(sqliteDb, sqliteMigrations);
+    migrateSqlite(client, sqliteMigrations);
     db = sqliteDb;
     t = sqliteTables as unknown as Tables;
     dialect = "sqlite";

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { Database } from "bun:sqlite";
 import { drizzle as drizzlePg } from "drizzle-orm/bun-sql";
-import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { migratePg, migrateSqlite } from "../../src/store/migrate.ts";
 import { pgMigrations, sqliteMigrations } from "../../src/store/migrations.generated.ts";
 import { createTestStore, type TestStore } from "../helpers/test-store.ts";
@@ -22,7 +21,7 @@ async function migrate(all: boolean): Promise<void> {
   const upTo = all ? (m: typeof sqliteMigrations) => m : before("0005_reservations_leave_the_store");
   if (store.dialect === "sqlite") {
     const client = new Database(store.env.SQLITE_PATH!);
-    migrateSqlite(drizzleSqlite({ client }), upTo(sqliteMigrations));
+    migrateSqlite(client, upTo(sqliteMigrations));
     client.close();
     return;
   }

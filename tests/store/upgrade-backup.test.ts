@@ -6,7 +6,6 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrateSqlite } from "../../src/store/migrate.ts";
 import { sqliteMigrations } from "../../src/store/migrations.generated.ts";
 import { startTestServer } from "../helpers/test-server.ts";
@@ -23,7 +22,7 @@ describe.skipIf(testDialect !== "sqlite")("upgrading a SQLite store", () => {
     const path = store.env.SQLITE_PATH!;
     const older = sqliteMigrations.slice(0, -1);
     const old = new Database(path, { create: true });
-    migrateSqlite(drizzle({ client: old }), older);
+    migrateSqlite(old, older);
     old.run("insert into options (key, value) values ('Notice', 'written by the old version')");
     old.close();
 
