@@ -3,7 +3,6 @@
 // by METRICS_ENABLED with METRICS_TOKEN in the environment. Either source opens it with its own
 // token (compared in constant time). While both are off the path does not exist: the same 404
 // as any unknown page, read per request so switching the option needs no restart.
-import { timingSafeEqual } from "node:crypto";
 import { Elysia, NotFoundError } from "elysia";
 import type { Config } from "../config.ts";
 import { optionBool, optionText } from "../services/options/options.ts";
@@ -12,7 +11,7 @@ import { renderMetrics } from "./metrics.ts";
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
 /** The bearer tokens that open /metrics now; none means metrics are off. */

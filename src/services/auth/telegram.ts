@@ -2,7 +2,6 @@
 // hash). Telegram signs the fields with HMAC-SHA256 keyed by SHA-256 of the bot token; we check
 // the signature in constant time, refuse repeated fields, stale or future auth_date, and accept
 // each signed login once.
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { shared } from "../../cache/open-shared-state.ts";
 import { nowSeconds } from "../../clock.ts";
 import { invalid } from "../../errors/app-error.ts";
@@ -22,8 +21,8 @@ export function telegramSignature(fields: [string, string][], botToken: string):
     .map(([key, value]) => `${key}=${value}`)
     .sort()
     .join("\n");
-  const secret = createHash("sha256").update(botToken).digest();
-  return createHmac("sha256", secret).update(checkString).digest("hex");
+  const secret = new Bun.CryptoHasher("sha256").update(botToken).digest();
+  return new Bun.CryptoHasher("sha256", secret).update(checkString).digest("hex");
 }
 
 export async function telegramIdentity(query: URLSearchParams): Promise<SocialIdentity> {
@@ -39,7 +38,7 @@ export async function telegramIdentity(query: URLSearchParams): Promise<SocialId
   const id = query.get("id") ?? "";
   if (!/^[0-9a-f]{64}$/i.test(hash) || !/^\d+$/.test(id)) throw badRequest();
   const expected = Buffer.from(telegramSignature(signed, optionText("TelegramBotToken")), "hex");
-  if (!timingSafeEqual(expected, Buffer.from(hash.toLowerCase(), "hex"))) throw badRequest();
+  if (!crypto.timingSafeEqual(expected, Buffer.from(hash.toLowerCase(), "hex"))) throw badRequest();
   const authDate = Number(query.get("auth_date"));
   const now = nowSeconds();
   if (!Number.isInteger(authDate) || now - authDate > telegramMaxAgeSeconds || authDate - now > futureSkewSeconds) {

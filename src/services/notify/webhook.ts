@@ -3,7 +3,6 @@
 // and an HMAC-SHA256 of the body in X-Webhook-Signature (new-api's header), so a receiver can
 // check the message without trusting the transport. The URL is the user's, so it goes through
 // the outbound guard (never a private address) with a short timeout.
-import { createHmac } from "node:crypto";
 import { nowSeconds } from "../../clock.ts";
 import { fetchOutbound } from "../../http/outbound-url.ts";
 
@@ -16,7 +15,7 @@ export async function sendWebhook(url: string, secret: string, message: NotifyMe
   const headers: Record<string, string> = { "content-type": "application/json", "user-agent": "Switchyard-Webhook" };
   if (secret) {
     headers.authorization = `Bearer ${secret}`;
-    headers["x-webhook-signature"] = createHmac("sha256", secret).update(body).digest("hex");
+    headers["x-webhook-signature"] = new Bun.CryptoHasher("sha256", secret).update(body).digest("hex");
   }
   const response = await fetchOutbound(url, { method: "POST", headers, body, timeoutMs: webhookTimeoutMs });
   await response.body?.cancel();

@@ -1,6 +1,5 @@
 // The Epay (易支付) signature: the non-empty parameters except sign and sign_type, sorted by
 // name, joined as k=v&k=v, the merchant key appended, MD5 in lowercase hex.
-import { createHash, timingSafeEqual } from "node:crypto";
 
 export type EpayParams = Record<string, string>;
 
@@ -10,7 +9,7 @@ export function epaySign(params: EpayParams, key: string): string {
     .sort()
     .map((name) => `${name}=${params[name]}`)
     .join("&");
-  return createHash("md5").update(text + key, "utf8").digest("hex");
+  return new Bun.CryptoHasher("md5").update(text + key, "utf8").digest("hex");
 }
 
 /** Constant-time check of a received signature; an empty merchant key never verifies. */
@@ -19,5 +18,5 @@ export function epayVerify(params: EpayParams, key: string): boolean {
   if (params.sign_type !== undefined && params.sign_type.toUpperCase() !== "MD5") return false;
   const expected = Buffer.from(epaySign(params, key), "utf8");
   const received = Buffer.from(params.sign.toLowerCase(), "utf8");
-  return expected.length === received.length && timingSafeEqual(expected, received);
+  return expected.length === received.length && crypto.timingSafeEqual(expected, received);
 }

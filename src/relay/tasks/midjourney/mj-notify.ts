@@ -2,7 +2,6 @@
 // upstream this address with the channel id and a signature only the channel's secret can make
 // (mj-upstream.ts notifySignature), so a report is believed only when the signature matches, and
 // it can change only that channel's tasks. The report is applied like a poll answer.
-import { timingSafeEqual } from "node:crypto";
 import { AppError } from "../../../errors/app-error.ts";
 import type { Translate } from "../../../i18n/i18n.ts";
 import { optionBool } from "../../../services/options/options.ts";
@@ -17,7 +16,7 @@ import { notifySignature } from "./mj-upstream.ts";
 function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
 }
 
 export async function receiveDrawingNotice(request: Request, translate: Translate): Promise<Response> {

@@ -5,7 +5,6 @@
 // the proxy's queue ("排队中" in midjourney-proxy's published API reference: the task has an id
 // and will run), and anything else that nothing was submitted. 1 and 22 are real tasks and are
 // charged; 21 is not (its modal is charged when it comes).
-import { createHmac } from "node:crypto";
 import type { UpstreamRequest, UpstreamTarget } from "../../providers/adaptor.ts";
 
 export const SubmitCode = { submitted: 1, noAccount: 3, existsOrWaiting: 21, inQueue: 22 } as const;
@@ -61,5 +60,5 @@ export function submittedTaskId(answer: SubmitAnswer): string {
  * which only we and that upstream know. A callback without it changes nothing.
  */
 export function notifySignature(channelKey: string, channelId: number): string {
-  return createHmac("sha256", channelKey).update(`mj-notify:${channelId}`).digest("hex").slice(0, 40);
+  return new Bun.CryptoHasher("sha256", channelKey).update(`mj-notify:${channelId}`).digest("hex").slice(0, 40);
 }
