@@ -82,6 +82,8 @@ export type ReportExtras = {
   ledger?: LedgerCost;
   /** Our resident memory at idle, through load and a minute after (relay-memory.ts). */
   memory?: MemoryTrace;
+  /** What ran as ours: the shipped executable (the default) or `bun src/main.ts`. */
+  gateway?: "executable" | "source";
 };
 
 function explanation(all: Map<string, Measure>, extras: ReportExtras): string {
@@ -136,6 +138,8 @@ export function relayReport(dir: string, extras: ReportExtras = {}): string {
   const ttfbOk = new Map<string, boolean>();
   let portkeyMin = Infinity;
   let peakRss = 0;
+  /** Peak RSS by judged point, ours against the floor's at the same point. */
+  const rssByPoint: string[] = [];
   for (const point of points) {
     const [scenario, conns] = point.split("|") as [string, string];
     const get = (target: string) => all.get(`${point}|${target}`);
@@ -145,7 +149,10 @@ export function relayReport(dir: string, extras: ReportExtras = {}): string {
     const direct = get("direct");
     const portkey = get("portkey");
     const paced = scenario === "paced";
-    if (Number(conns) >= 128 || paced) peakRss = Math.max(peakRss, ours.peakRssMb || 0);
+    if (Number(conns) >= 128 || paced) {
+      peakRss = Math.max(peakRss, ours.peakRssMb || 0);
+      rssByPoint.push(`${scenario} ${conns}: ${fixed(ours.peakRssMb, 0)} (bun-parse ${fixed(parse?.peakRssMb ?? NaN, 0)})`);
+    }
     const cpuRatio = parse ? ours.cpuMsPerRequest / parse.cpuMsPerRequest : NaN;
     // Latency added is only meaningful where the load does not saturate the CPU (paced streams);
     // in the closed-loop scenarios p50 is mostly queueing and is reported, not judged.
@@ -176,8 +183,8 @@ export function relayReport(dir: string, extras: ReportExtras = {}): string {
 
 \`bench/relay.ts\` runs the team harness (\`bench/harness\`, a copy of the shared bench tool): the
 mock upstream, a bare Bun passthrough that pipes (bun-pipe) or also parses usage (bun-parse),
-Portkey, and our gateway on a fresh SQLite store with one channel and one unlimited token, created
-through the management API. Every request through ours is authenticated, priced, reserved,
+Portkey, and our gateway (${extras.gateway === "source" ? "`bun src/main.ts`" : "the executable as shipped, built with `npm run build`'s options"}) on a fresh SQLite store with one channel and one
+unlimited token, created through the management API. Every request through ours is authenticated, priced, reserved,
 settled and logged (one store transaction, group-committed). Servers share CPU 0 and the load
 generator (${meta.loadgen}) has CPU 1, so requests per second measure CPU cost per request. Medians of
 ${meta.repeats} × ${meta.duration_s} s runs, ${meta.date}. The Bun passthroughs and the probe run with fetch's
@@ -189,7 +196,7 @@ in-flight limit raised like ours raises its own, so the 2,000 paced streams queu
 | paced throughput at least 0.98 × the mock | ${verdict(pacedThroughputOk)} |
 | added p99 time to first byte at most 5 ms at 256 paced streams | ${ttfbVerdict("256")} |
 | added p99 time to first byte at most 20 ms at 2,000 paced streams | ${ttfbVerdict("2000")} |
-| peak RSS at most 150 MB (128-connection and paced runs) | ${verdict(rssOk)} (peak ${fixed(peakRss, 0)} MB) |
+| peak RSS at most 150 MB (128-connection and paced runs) | ${verdict(rssOk)} (peak ${fixed(peakRss, 0)} MB; MB by run, ours and the floor: ${rssByPoint.join("; ")}) |
 | back within 20 % of idle a minute after the load | ${verdict(settleOk)}${memory ? ` (${fixed(memory.idleMb, 0)} MB idle, ${fixed(memory.afterMb, 0)} MB after ${memory.waitSeconds} s)` : ""} |
 | beats Portkey many times over | ${Number.isFinite(portkeyMin) ? `${fixed(portkeyMin, 1)}× its throughput at least` : "–"} |
 

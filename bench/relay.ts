@@ -6,6 +6,11 @@
 // (relay-memory.ts) and the ledger alone (relay-ledger.ts). The numbers and the verdict on the
 // aims go to the "Relay" section of docs/PERFORMANCE.md.
 //
+// Ours is the executable as shipped (`npm run build`'s options, built into a temporary folder):
+// what self-hosters run. Its bytecode and embedded assets make it start smaller than `bun
+// src/main.ts`, which transpiles every source file (about 20 MB more resident memory at idle and
+// under load; the CPU per request is the same). RELAY_BENCH_SOURCE=1 measures the source instead.
+//
 //   npm run bench -- relay                         (about 20 minutes)
 //   RELAY_BENCH_QUICK=1 npm run bench -- relay     (a smoke run of about 4 minutes)
 //   RELAY_BENCH_REUSE=bench/harness/results/<run> npm run bench -- relay   (redo only the extras)
@@ -14,6 +19,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildAssetsIfStale } from "../src/build/build-assets.ts";
+import { buildExecutable } from "../src/build/build-executable.ts";
 import { writePerformanceSection } from "./performance-doc.ts";
 import type { LedgerCost } from "./relay-ledger.ts";
 import { traceMemory } from "./relay-memory.ts";
@@ -54,9 +60,9 @@ async function waitForServer(url: string): Promise<void> {
  * Starts the gateway once on a fresh store and sets it up as an operator would: a channel for
  * gpt-4o-mini pointing at the harness's mock upstream, and an unlimited token. Returns the key.
  */
-async function seedStore(env: Record<string, string>): Promise<string> {
+async function seedStore(gatewayCommand: string[], env: Record<string, string>): Promise<string> {
   const url = `http://127.0.0.1:${gatewayPort}`;
-  const gateway = Bun.spawn({ cmd: [bun, join(root, "src", "main.ts")], cwd: root, env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
+  const gateway = Bun.spawn({ cmd: gatewayCommand, cwd: root, env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
   try {
     await waitForServer(url);
     const login = await fetch(`${url}/api/user/login`, {
@@ -104,19 +110,20 @@ export async function benchRelay(): Promise<string> {
   const out = reuse ?? join(harness, "results", new Date().toISOString().replace(/[:.]/g, "-"));
   try {
     const gatewayEnv = { PORT: String(gatewayPort), HOST: "127.0.0.1", SQLITE_PATH: join(folder, "bench.db") };
-    const key = await seedStore(gatewayEnv);
+    const gatewayCommand = process.env.RELAY_BENCH_SOURCE === "1" ? [bun, join(root, "src", "main.ts")] : [await buildExecutable(join(folder, "switchyard"))];
+    const key = await seedStore(gatewayCommand, gatewayEnv);
     const envPrefix = Object.entries(gatewayEnv).map(([name, value]) => `${name}=${value}`).join(" ");
     if (!reuse) await run(["bash", join(harness, "run-bench.sh")], harness, {
       GATEWAY_URL: `http://127.0.0.1:${gatewayPort}`,
       GATEWAY_KEY: key,
-      GATEWAY_CMD: `env ${envPrefix} ${bun} ${join(root, "src", "main.ts")}`,
+      GATEWAY_CMD: `env ${envPrefix} ${gatewayCommand.join(" ")}`,
       OUT: out,
       PACED_CONNS: "256 2000",
       ...(quick ? { DURATION: "3", WARMUP: "1", REPEATS: "1", PROBE_DURATION: "2", CONNS: "128" } : {}),
       ...Object.fromEntries(["DURATION", "WARMUP", "REPEATS", "CONNS", "SCENARIOS", "TARGETS", "PACED_CONNS", "PROBE_DURATION"].filter((name) => process.env[name]).map((name) => [name, process.env[name]])),
     });
     const memory = await traceMemory({
-      gatewayCommand: [bun, join(root, "src", "main.ts")],
+      gatewayCommand,
       gatewayEnv: gatewayEnv,
       gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
       key,
@@ -124,7 +131,7 @@ export async function benchRelay(): Promise<string> {
       loadSeconds: quick ? 5 : 15,
       waitSeconds: quick ? 20 : 60,
     });
-    const markdown = relayReport(out, { ledger: await measureLedger(), memory });
+    const markdown = relayReport(out, { ledger: await measureLedger(), memory, gateway: process.env.RELAY_BENCH_SOURCE === "1" ? "source" : "executable" });
     writePerformanceSection("relay", markdown);
     return markdown;
   } finally {

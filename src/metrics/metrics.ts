@@ -100,7 +100,10 @@ export function countRequest(route: string | undefined, request: Request, status
     face = faceOf(route ?? new URL(request.url).pathname);
     if (route !== undefined) faceByRoute.set(route, face);
   }
-  const { model, channel } = relayLabels.get(request) ?? unlabelled;
+  const labels = relayLabels.get(request);
+  // Read once: dropping the entry now spares the collector an entry per request to clear.
+  if (labels) relayLabels.delete(request);
+  const { model, channel } = labels ?? unlabelled;
   requests.child(face, route ?? "unmatched", model, channel, String(status)).value++;
 }
 
