@@ -22,6 +22,9 @@ export function startIdleCollection(periodMs = 10_000): () => void {
     if (collected) return;
     collected = true;
     Bun.gc(true);
+    // Then the runtime drops its compiled code and hands freed allocator pages back: about 8 MB
+    // more comes back after a burst (docs/PERFORMANCE.md); the next request compiles again.
+    Bun.shrink();
   }, periodMs);
   timer.unref?.();
   return () => clearInterval(timer);
