@@ -137,8 +137,10 @@ export async function reservedFor(world: RelayWorld, holder: { userId: number; t
   const user = await one(world, "select quota from users where id = ?", holder.userId);
   await world.server.store.query("update users set quota = ? where id = ?", probeHold, holder.userId);
   let response: Awaited<ReturnType<typeof postRelay>> | undefined;
-  // A new probe channel reaches the relay's channel index through a change notice: give it a moment.
-  for (let attempt = 0; attempt < 20 && (!response || response.status === 503); attempt++) {
+  // A new probe channel reaches the relay's channel index through a change notice, or with Redis
+  // away through the caches' resync every 3 s: until then the model is unknown (404) or has no
+  // usable channel (503). Give it up to 6 s.
+  for (let attempt = 0; attempt < 60 && (!response || response.status === 503 || response.status === 404); attempt++) {
     if (response) await Bun.sleep(100);
     response = await postRelay(world, "/v1/chat/completions", holder.tokenKey, { model: probeModel, messages: [{ role: "user", content: "probe" }] });
   }
