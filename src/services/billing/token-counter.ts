@@ -1,34 +1,20 @@
-// Local token counts (gpt-tokenizer): the prompt estimate behind every hold, and the usage of
-// answers whose upstream reported none. o200k_base serves current OpenAI models and, as an
-// approximation, every other vendor; cl100k_base the GPT-3.5/GPT-4 generation. Each encoding
-// costs tens of megabytes, so it loads on first use rather than at start-up, from the rank
-// table embedded as a file (tokenizer-ranks.ts).
-import type { GptEncoding } from "gpt-tokenizer/GptEncoding";
+// Local token counts: the prompt estimate behind every hold, and the usage of answers whose
+// upstream reported none. o200k_base serves current OpenAI models and, as an approximation, every
+// other vendor; cl100k_base the GPT-3.5/GPT-4 generation. Each encoding loads on its first count,
+// into compact typed arrays (tokenizer-ranks.ts, byte-pair-count.ts): a few megabytes that the
+// garbage collector does not walk, rather than gpt-tokenizer's tens of megabytes of strings.
+import { loadTokenCounter, type TokenCounter } from "./byte-pair-count.ts";
 import { forEachBoundedSlice, maxRun, roughTokens } from "./text-pieces.ts";
-import { readRankTable, type RankedEncoding } from "./tokenizer-ranks.ts";
 
-type Encoding = { countTokens(text: string): number };
+type Encoding = TokenCounter;
 
 let o200k: Encoding | undefined;
 let cl100k: Encoding | undefined;
 
-/**
- * Loading an encoding parses megabytes of rank tables and leaves tens of megabytes of garbage;
- * one full collection right after gives them back at once instead of whenever the heap next
- * fills up (the difference is visible in the process's resident memory under load).
- */
-function load(name: RankedEncoding): Encoding {
-  // The library's code is small but is itself only needed here, so it is required on first use too.
-  const { GptEncoding: Library } = require("gpt-tokenizer/GptEncoding") as { GptEncoding: typeof GptEncoding };
-  const encoding: Encoding = Library.getEncodingApi(name, () => readRankTable(name));
-  setTimeout(() => Bun.gc(true), 0).unref?.();
-  return encoding;
-}
-
 function encodingFor(model: string): Encoding {
   const legacy = /^(gpt-3\.5|gpt-4(?!o|\.\d)|text-embedding-|text-davinci|davinci|babbage)/.test(model);
-  if (legacy) return (cl100k ??= load("cl100k_base"));
-  return (o200k ??= load("o200k_base"));
+  if (legacy) return (cl100k ??= loadTokenCounter("cl100k_base"));
+  return (o200k ??= loadTokenCounter("o200k_base"));
 }
 
 /**
