@@ -99,4 +99,25 @@ describe("/log page", () => {
     expect(chips).toContain("RPM");
     expect(chips).toContain("TPM");
   });
+
+  test("a full page shows its rows at once and counts its pager on a request of its own; a page that is not full shows its total", async () => {
+    // Three entries today: a page of 10 is not full, so it is the last one and tells the total.
+    const region = { "hx-request": "true", "hx-target": "log-table" };
+    const first = await html("/log?page_size=10", carol, region);
+    expect(first).toContain("共 1 页，3 条");
+    expect(first).not.toContain('id="log-table-pager"');
+    // Seven more make the page full: whether more follow is only known by counting.
+    for (let index = 0; index < 7; index++) await insert({ model: "many-model", useTime: 1, frt: 100 });
+    const full = await html("/log?page_size=10", carol, region);
+    expect([...full.matchAll(/<tr class="">/g)].length).toBe(10);
+    // Its own target: inheriting the table's, it would fetch the whole table again, forever.
+    expect(full).toMatch(/<nav id="log-table-pager"[^>]*hx-trigger="load"[^>]*hx-target="this"/);
+    expect(full).not.toContain("共 ");
+    const pager = await html("/log?page_size=10", carol, { "hx-request": "true", "hx-target": "log-table-pager" });
+    expect(pager).toContain('id="log-table-pager"');
+    expect(pager).toContain("共 1 页，10 条");
+    expect(pager).toContain('hx-target="#log-table"');
+    const filtered = await html("/log?page_size=10&model_name=many-model", carol, { "hx-request": "true", "hx-target": "log-table-pager" });
+    expect(filtered).toContain("共 1 页，7 条");
+  });
 });

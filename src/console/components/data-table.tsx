@@ -22,8 +22,15 @@ export type DataTableProps<Row> = {
   rows: Row[];
   rowClass?: (row: Row) => string;
   emptyText: string;
-  paging?: { page: number; pageSize: number; total: number };
+  /**
+   * The pager. Without a total (counting would hold the rows up), the pager is asked for once the
+   * rows are shown: a request for the region `{id}-pager`, which the page answers with `Pagination`.
+   */
+  paging?: { page: number; pageSize: number; total?: number };
 };
+
+/** The id of a table's pager region when it is loaded after the rows. */
+export const pagerIdOf = (tableId: string) => `${tableId}-pager`;
 
 /** Query parameters that only choose the view (paging, sorting, layout), not which rows match. */
 const viewParameters = new Set(["p", "page_size", "id_sort", "tag_mode", "batch", "tab", "drawer"]);
@@ -73,7 +80,14 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           </tbody>
         </table>
       </div>
-      {paging ? <Pagination t={t} url={url} target={id} page={paging.page} pageSize={paging.pageSize} total={paging.total} /> : ""}
+      {!paging ? (
+        ""
+      ) : paging.total === undefined ? (
+        // Its own target: it would otherwise inherit the table's and fetch the whole table again.
+        <nav id={pagerIdOf(id)} class="min-h-11 pt-3" aria-busy="true" hx-get={`${url.pathname}${url.search}`} hx-trigger="load" hx-target="this" hx-swap="outerHTML"></nav>
+      ) : (
+        <Pagination t={t} url={url} target={id} page={paging.page} pageSize={paging.pageSize} total={paging.total} />
+      )}
     </div>
   );
 }

@@ -12,6 +12,8 @@ export type PaginationProps = {
   page: number;
   pageSize: number;
   total: number;
+  /** Set when the pager is its own region, loaded after the rows (data-table.tsx). */
+  id?: string;
 };
 
 function linkTo(url: URL, page: number, pageSize?: number): string {
@@ -65,7 +67,7 @@ export function Pagination(props: PaginationProps) {
   const page = Math.min(Math.max(1, props.page), pages);
   const kept = [...url.searchParams].filter(([name]) => name !== "p" && name !== "page_size");
   return (
-    <nav class="flex flex-wrap items-center justify-between gap-2 pt-3 text-sm" aria-label={t("分页")} data-pagination>
+    <nav id={props.id} class="flex flex-wrap items-center justify-between gap-2 pt-3 text-sm" aria-label={t("分页")} data-pagination>
       <span class="text-base-content/60" data-page-totals safe>{t("共 {{pages}} 页，{{total}} 条", { pages, total })}</span>
       <div class="flex flex-wrap items-center gap-2">
         <div class="join">

@@ -11,7 +11,7 @@ import { Icon } from "../../components/icons.tsx";
 import { renderPage } from "../../render-page.tsx";
 import { FirstLog } from "../first-run/empty-states.tsx";
 import { logUserInfoFragment } from "./log-user-info.tsx";
-import { LogStatChips, LogStatPlaceholder, LogTable, logStatId, logTableId, logTypeOptions } from "./log-table.tsx";
+import { LogPager, logPagerId, LogStatChips, LogStatPlaceholder, LogTable, logStatId, logTableId, logTypeOptions } from "./log-table.tsx";
 
 const resultsId = "log-results";
 
@@ -128,6 +128,7 @@ export async function logPage(context: PageContext): Promise<Response> {
   const userInfo = context.url.searchParams.get("user_info");
   if (target === "log-user-slot" && userInfo) return logUserInfoFragment(context, Number(userInfo));
   if (target === logStatId) return fragmentResponse(context, await LogStatChips({ context, filter }));
+  if (target === logPagerId) return fragmentResponse(context, await LogPager({ context, filter }));
   if (target === logTableId) return fragmentResponse(context, await LogTable({ context, filter, admin: isAdmin(context.user!.role) }));
   if (target === resultsId) return fragmentResponse(context, await Results({ context, filter }));
   // Rendered by our own component, which escapes what it shows.

@@ -1,15 +1,17 @@
 // The log list region of /log: admins get channel and user columns and the retry chain; every
 // row expands to the details of its `other` JSON. Also the lazily loaded summary chips.
-import { DataTable, type Column } from "../../components/data-table.tsx";
+import { DataTable, pagerIdOf, type Column } from "../../components/data-table.tsx";
+import { Pagination } from "../../components/pagination.tsx";
 import { formatCount, formatQuotaDisplay, formatUnixTime } from "../../format.ts";
 import { pagingOf } from "../../fragment.ts";
 import type { PageContext } from "../../page-context.ts";
 import { LogType } from "../../../services/logs/log-types.ts";
-import { logStat, queryLogs, toLogView, type LogFilter, type LogView } from "../../../services/logs/log-queries.ts";
+import { countLogs, knownTotal, logStat, queryLogPage, toLogView, type LogFilter, type LogView } from "../../../services/logs/log-queries.ts";
 import { LogDetails, parseOther, TimeBadges } from "./log-details.tsx";
 
 export const logTableId = "log-table";
 export const logStatId = "log-stat";
+export const logPagerId = pagerIdOf(logTableId);
 
 const typeLabels: Record<number, [string, string]> = {
   [LogType.topUp]: ["充值", "badge-info"],
@@ -61,7 +63,9 @@ function columns(context: PageContext, admin: boolean): Column<LogView>[] {
 export async function LogTable(props: { context: PageContext; filter: LogFilter; admin: boolean }): Promise<JSX.Element> {
   const { context, filter, admin } = props;
   const paging = pagingOf(context);
-  const { items, total } = await queryLogs(filter, paging);
+  const items = await queryLogPage(filter, paging);
+  // A page that is not full tells the total; otherwise the pager is counted after the rows show.
+  const total = knownTotal(items.length, paging);
   return (
     <DataTable
       id={logTableId}
@@ -73,6 +77,14 @@ export async function LogTable(props: { context: PageContext; filter: LogFilter;
       paging={{ ...paging, total }}
     />
   );
+}
+
+/** The pager of the log table, counted on its own request (see countLogs). */
+export async function LogPager(props: { context: PageContext; filter: LogFilter }): Promise<JSX.Element> {
+  const { context } = props;
+  const paging = pagingOf(context);
+  const total = await countLogs(props.filter);
+  return <Pagination id={logPagerId} t={context.t} url={context.url} target={logTableId} page={paging.page} pageSize={paging.pageSize} total={total} />;
 }
 
 /** Placeholder that asks for the chips once the page is shown (the sums are the slow part). */
