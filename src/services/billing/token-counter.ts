@@ -6,12 +6,10 @@
 import { loadTokenCounter, type TokenCounter } from "./byte-pair-count.ts";
 import { forEachBoundedSlice, maxRun, roughTokens } from "./text-pieces.ts";
 
-type Encoding = TokenCounter;
+let o200k: TokenCounter | undefined;
+let cl100k: TokenCounter | undefined;
 
-let o200k: Encoding | undefined;
-let cl100k: Encoding | undefined;
-
-function encodingFor(model: string): Encoding {
+function encodingFor(model: string): TokenCounter {
   const legacy = /^(gpt-3\.5|gpt-4(?!o|\.\d)|text-embedding-|text-davinci|davinci|babbage)/.test(model);
   if (legacy) return (cl100k ??= loadTokenCounter("cl100k_base"));
   return (o200k ??= loadTokenCounter("o200k_base"));
@@ -21,7 +19,7 @@ function encodingFor(model: string): Encoding {
  * Counts of recent texts. Chat clients send the whole conversation (and the same system prompt)
  * with every turn, so most message texts were counted moments ago; long texts are not kept.
  */
-const recentCounts = new Map<Encoding, Map<string, number>>();
+const recentCounts = new Map<TokenCounter, Map<string, number>>();
 const maxRecent = 5000;
 const maxRecentLength = 8192;
 
@@ -40,7 +38,7 @@ type Budget = { deadline: number; tokens: number; rough: number };
 
 const newBudget = (): Budget => ({ deadline: performance.now() + exactMilliseconds, tokens: 0, rough: 0 });
 
-function countSlice(encoding: Encoding, text: string): number {
+function countSlice(encoding: TokenCounter, text: string): number {
   try {
     return encoding.countTokens(text);
   } catch {
@@ -50,7 +48,7 @@ function countSlice(encoding: Encoding, text: string): number {
 }
 
 /** The tokens of text[0, n) for the n it reached before the deadline (all of it, normally). */
-function countUntilDeadline(encoding: Encoding, text: string, budget: Budget): { tokens: number; reached: number } {
+function countUntilDeadline(encoding: TokenCounter, text: string, budget: Budget): { tokens: number; reached: number } {
   if (text.length <= maxRun) return { tokens: countSlice(encoding, text), reached: text.length };
   let tokens = 0;
   const reached = forEachBoundedSlice(text, 0, text.length, (from, to) => {
@@ -70,7 +68,7 @@ function estimate(text: string, budget: Budget): number {
   return Math.ceil(roughTokens(text) * scale);
 }
 
-function countWithin(encoding: Encoding, text: string, budget: Budget): number {
+function countWithin(encoding: TokenCounter, text: string, budget: Budget): number {
   if (text === "") return 0;
   if (performance.now() >= budget.deadline) return estimate(text, budget);
   let recent = recentCounts.get(encoding);
@@ -114,7 +112,7 @@ function imageTokens(part: ChatPart, model: string): number {
   return mini ? 2833 + 4 * 5667 : 85 + 4 * 170;
 }
 
-function contentTokens(content: unknown, model: string, encoding: Encoding, budget: Budget): number {
+function contentTokens(content: unknown, model: string, encoding: TokenCounter, budget: Budget): number {
   if (typeof content === "string") return countWithin(encoding, content, budget);
   if (!Array.isArray(content)) return 0;
   let tokens = 0;
