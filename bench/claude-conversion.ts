@@ -50,13 +50,31 @@ function callOf(kind: Kind, stream: boolean): RelayCall {
   const model = kind === "openai" ? "gpt-4o-mini" : "claude-3-5-haiku-20241022";
   const json = { model, ...request, ...(stream ? { stream: true } : {}) };
   return {
-    endpoint: "chat", format: "openai", model, upstreamModel: model, stream, clientWantsUsage: false, json, form: null,
-    rawBody: encoder.encode(JSON.stringify(json)), contentType: "application/json", countPromptTokens: () => 150, completionAllowance: 512,
+    endpoint: "chat",
+    format: "openai",
+    model,
+    upstreamModel: model,
+    stream,
+    clientWantsUsage: false,
+    json,
+    form: null,
+    rawBody: encoder.encode(JSON.stringify(json)),
+    contentType: "application/json",
+    countPromptTokens: () => 150,
+    completionAllowance: 512,
   };
 }
 
 function targetOf(kind: Kind): UpstreamTarget {
-  return { id: 1, type: kindNumber[kind], key: kind === "bedrock" ? "AKIABENCH|bench-secret|us-east-1" : "sk-bench", baseUrl: "http://127.0.0.1:9", other: "", organization: "", setting: {} };
+  return {
+    id: 1,
+    type: kindNumber[kind],
+    key: kind === "bedrock" ? "AKIABENCH|bench-secret|us-east-1" : "sk-bench",
+    baseUrl: "http://127.0.0.1:9",
+    other: "",
+    organization: "",
+    setting: {},
+  };
 }
 
 /** The upstream's answer bytes for a kind, whole or as the stream split in network-sized pieces. */
@@ -65,11 +83,30 @@ function answerBytes(kind: Kind, stream: boolean): Bytes[] {
   const behaviour = { content: answerText, inputTokens: 150, outputTokens: 20 };
   if (kind === "openai") {
     if (!stream) {
-      return [encoder.encode(JSON.stringify({ id: "chatcmpl-1", object: "chat.completion", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: answerText }, finish_reason: "stop" }], usage: { prompt_tokens: 150, completion_tokens: 20, total_tokens: 170 } }))];
+      return [
+        encoder.encode(
+          JSON.stringify({
+            id: "chatcmpl-1",
+            object: "chat.completion",
+            created: 1,
+            model: "gpt-4o-mini",
+            choices: [{ index: 0, message: { role: "assistant", content: answerText }, finish_reason: "stop" }],
+            usage: { prompt_tokens: 150, completion_tokens: 20, total_tokens: 170 },
+          }),
+        ),
+      ];
     }
-    const chunk = (delta: unknown, finish: string | null, usage?: unknown) => `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
-    const texts = [chunk({ role: "assistant", content: "" }, null), ...answerText.split(/(?<= )/).map((piece) => chunk({ content: piece }, null)), chunk({}, "stop")];
-    texts.push(`data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", choices: [], usage: { prompt_tokens: 150, completion_tokens: 20, total_tokens: 170 } })}\n\n`, "data: [DONE]\n\n");
+    const chunk = (delta: unknown, finish: string | null, usage?: unknown) =>
+      `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+    const texts = [
+      chunk({ role: "assistant", content: "" }, null),
+      ...answerText.split(/(?<= )/).map((piece) => chunk({ content: piece }, null)),
+      chunk({}, "stop"),
+    ];
+    texts.push(
+      `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", choices: [], usage: { prompt_tokens: 150, completion_tokens: 20, total_tokens: 170 } })}\n\n`,
+      "data: [DONE]\n\n",
+    );
     return texts.map((text) => encoder.encode(text));
   }
   if (!stream) return [encoder.encode(JSON.stringify(claudeMessage(claudeBody, "claude-3-5-haiku-20241022", behaviour)))];
@@ -77,16 +114,23 @@ function answerBytes(kind: Kind, stream: boolean): Bytes[] {
   if (kind === "claude") return events.map((event) => encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
   const header = (value: string) => ({ type: "string" as const, value });
-  return events.map((event) =>
-    codec.encode({
-      headers: { ":event-type": header("chunk"), ":content-type": header("application/json"), ":message-type": header("event") },
-      body: fromUtf8(JSON.stringify({ bytes: Buffer.from(JSON.stringify(event)).toString("base64") })),
-    }) as Bytes,
+  return events.map(
+    (event) =>
+      codec.encode({
+        headers: { ":event-type": header("chunk"), ":content-type": header("application/json"), ":message-type": header("event") },
+        body: fromUtf8(JSON.stringify({ bytes: Buffer.from(JSON.stringify(event)).toString("base64") })),
+      }) as Bytes,
   );
 }
 
 /** What the relay asks of the adaptor for one request (attempt-channel.ts and the responders). */
-async function oneRequest(adaptor: ProviderAdaptor, call: RelayCall, target: UpstreamTarget, answer: Bytes[], contentType: string): Promise<void> {
+async function oneRequest(
+  adaptor: ProviderAdaptor,
+  call: RelayCall,
+  target: UpstreamTarget,
+  answer: Bytes[],
+  contentType: string,
+): Promise<void> {
   await adaptor.buildRequest(call, target);
   if (!call.stream) {
     const converted = adaptor.convertResponse(call, answer[0]!, "application/json");
@@ -155,11 +199,38 @@ async function relayCpu(): Promise<Record<string, Record<Kind, number>>> {
       const result = await root.post("/api/channel/", { group: "default", ...body });
       if (!result.body.success) throw new Error(result.body.message);
     };
-    await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "bench-openai": 1, "bench-claude": 1, "bench-bedrock": 1 }) });
-    await root.put("/api/option/", { key: "CompletionRatio", value: JSON.stringify({ "bench-openai": 4, "bench-claude": 4, "bench-bedrock": 4 }) });
-    await create({ name: "openai", type: 1, key: "sk-bench-openai", base_url: openaiMock.url, models: "bench-openai", model_mapping: '{"bench-openai":"gpt-4o-mini"}' });
-    await create({ name: "claude", type: 14, key: "sk-bench-claude", base_url: claudeMock.url, models: "bench-claude", model_mapping: '{"bench-claude":"claude-3-5-haiku-20241022"}' });
-    await create({ name: "bedrock", type: 33, key: "AKIABENCH|bench-secret|us-east-1", base_url: bedrockMock.url, models: "bench-bedrock", model_mapping: '{"bench-bedrock":"claude-3-5-haiku-20241022"}' });
+    await root.put("/api/option/", {
+      key: "ModelRatio",
+      value: JSON.stringify({ "bench-openai": 1, "bench-claude": 1, "bench-bedrock": 1 }),
+    });
+    await root.put("/api/option/", {
+      key: "CompletionRatio",
+      value: JSON.stringify({ "bench-openai": 4, "bench-claude": 4, "bench-bedrock": 4 }),
+    });
+    await create({
+      name: "openai",
+      type: 1,
+      key: "sk-bench-openai",
+      base_url: openaiMock.url,
+      models: "bench-openai",
+      model_mapping: '{"bench-openai":"gpt-4o-mini"}',
+    });
+    await create({
+      name: "claude",
+      type: 14,
+      key: "sk-bench-claude",
+      base_url: claudeMock.url,
+      models: "bench-claude",
+      model_mapping: '{"bench-claude":"claude-3-5-haiku-20241022"}',
+    });
+    await create({
+      name: "bedrock",
+      type: 33,
+      key: "AKIABENCH|bench-secret|us-east-1",
+      base_url: bedrockMock.url,
+      models: "bench-bedrock",
+      model_mapping: '{"bench-bedrock":"claude-3-5-haiku-20241022"}',
+    });
     const token = await root.post("/api/token/", { name: "bench", unlimited_quota: true, expired_time: -1 });
     const key = `sk-${token.body.data[0].key}`;
     openaiMock.behave("sk-bench-openai", { chunks: 20, content: answerText, promptTokens: 150, completionTokens: 20 });
@@ -204,7 +275,11 @@ async function relayCpu(): Promise<Record<string, Record<Kind, number>>> {
           samples[kind].push((cpuMilliseconds(server.pid) - before) / requests);
         }
       }
-      results[stream ? "stream" : "nonstream"] = { openai: median(samples.openai), claude: median(samples.claude), bedrock: median(samples.bedrock) };
+      results[stream ? "stream" : "nonstream"] = {
+        openai: median(samples.openai),
+        claude: median(samples.claude),
+        bedrock: median(samples.bedrock),
+      };
     }
     return results;
   } finally {
@@ -244,7 +319,9 @@ export async function benchClaudeConversion(): Promise<string> {
     for (const kind of kinds) {
       const relayDelta = kind === "openai" ? "–" : `${((relay[scenario]![kind] - relay[scenario]!.openai) * 1000).toFixed(0)} µs`;
       const adaptorDelta = kind === "openai" ? "–" : `${(adaptor[scenario]![kind] - adaptor[scenario]!.openai).toFixed(0)} µs`;
-      lines.push(`| ${scenario} | ${kind} | ${adaptor[scenario]![kind].toFixed(1)} | ${relay[scenario]![kind].toFixed(3)} | ${relayDelta} | ${adaptorDelta} |`);
+      lines.push(
+        `| ${scenario} | ${kind} | ${adaptor[scenario]![kind].toFixed(1)} | ${relay[scenario]![kind].toFixed(3)} | ${relayDelta} | ${adaptorDelta} |`,
+      );
     }
   }
   lines.push(
@@ -268,6 +345,7 @@ export async function benchClaudeConversion(): Promise<string> {
 }
 
 if (import.meta.main) {
-  if (process.argv[2] === "micro") for (const kind of kinds) console.log(kind, await adaptorMicroseconds(kind, true), await adaptorMicroseconds(kind, false));
+  if (process.argv[2] === "micro")
+    for (const kind of kinds) console.log(kind, await adaptorMicroseconds(kind, true), await adaptorMicroseconds(kind, false));
   else console.log(await benchClaudeConversion());
 }

@@ -27,8 +27,13 @@ function cpuMicros(pid: number | undefined): number {
   }
 }
 
-const setups = [[1, false], [1, true], [2, true]] as const;
-const labelOf = (instances: number, shared: boolean) => (instances === 2 ? "two instances, Redis" : shared ? "one instance, Redis" : "one instance, no Redis");
+const setups = [
+  [1, false],
+  [1, true],
+  [2, true],
+] as const;
+const labelOf = (instances: number, shared: boolean) =>
+  instances === 2 ? "two instances, Redis" : shared ? "one instance, Redis" : "one instance, no Redis";
 
 const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
 
@@ -50,8 +55,17 @@ async function measure(instances: 1 | 2, shared: boolean, requests: number, conc
   try {
     for (let index = 0; index < instances; index++) servers.push(await startTestServer({ store, env }));
     const root = await rootSession(servers[0]!.url);
-    await root.post("/api/channel/", { name: "bench", type: 1, key: "sk-bench", base_url: upstream.url, models: "gpt-4o-mini", group: "default" });
-    const [token] = (await root.post("/api/token/", { name: "bench", unlimited_quota: true, expired_time: -1 })).body.data as { key: string }[];
+    await root.post("/api/channel/", {
+      name: "bench",
+      type: 1,
+      key: "sk-bench",
+      base_url: upstream.url,
+      models: "gpt-4o-mini",
+      group: "default",
+    });
+    const [token] = (await root.post("/api/token/", { name: "bench", unlimited_quota: true, expired_time: -1 })).body.data as {
+      key: string;
+    }[];
     await store.query("update users set quota = ? where id = ?", 1_000_000_000_000, root.userId);
     const body = JSON.stringify({ model: "gpt-4o-mini", max_tokens: 16, messages: [{ role: "user", content: "Say hello." }] });
     const send = async (index: number) => {
@@ -112,15 +126,22 @@ export async function benchCluster(): Promise<string> {
   const repeats = quick ? 1 : 3;
   const outcomes: Outcome[] = [];
   // Alternated, so drift of the machine (other load, caches) spreads over both.
-  for (let round = 0; round < repeats; round++) for (const [instances, shared] of setups) outcomes.push(await measure(instances, shared, requests, concurrency));
+  for (let round = 0; round < repeats; round++)
+    for (const [instances, shared] of setups) outcomes.push(await measure(instances, shared, requests, concurrency));
   const median = (label: string, pick: (outcome: Outcome) => number) => {
-    const values = outcomes.filter((outcome) => outcome.label === label).map(pick).sort((a, b) => a - b);
+    const values = outcomes
+      .filter((outcome) => outcome.label === label)
+      .map(pick)
+      .sort((a, b) => a - b);
     return values[Math.floor(values.length / 2)]!;
   };
-  const rows = setups.map(([instances, shared]) => labelOf(instances, shared)).map((label) =>
-    `| ${label} | ${median(label, (o) => o.perSecond).toFixed(0)} | ${median(label, (o) => o.p50).toFixed(1)} | ${median(label, (o) => o.p99).toFixed(1)} | ` +
-    `${median(label, (o) => o.gatewayCpuUs).toFixed(0)} | ${median(label, (o) => o.redisCpuUs).toFixed(0)} | ${median(label, (o) => o.failed)} |`,
-  );
+  const rows = setups
+    .map(([instances, shared]) => labelOf(instances, shared))
+    .map(
+      (label) =>
+        `| ${label} | ${median(label, (o) => o.perSecond).toFixed(0)} | ${median(label, (o) => o.p50).toFixed(1)} | ${median(label, (o) => o.p99).toFixed(1)} | ` +
+        `${median(label, (o) => o.gatewayCpuUs).toFixed(0)} | ${median(label, (o) => o.redisCpuUs).toFixed(0)} | ${median(label, (o) => o.failed)} |`,
+    );
   const markdown = `## Several instances (PostgreSQL + Redis)
 
 \`npm run bench -- cluster\` (bench/cluster.ts): ${requests} non-streamed chat requests, ${concurrency} in flight,

@@ -23,13 +23,35 @@ function ours(): void {
 
 function promClientChildren(): () => void {
   const registry = new Registry();
-  const requests = new Counter({ name: "r_total", help: "r", labelNames: ["face", "route", "model", "channel", "status"], registers: [registry] });
-  const duration = new Histogram({ name: "d", help: "d", labelNames: ["endpoint", "model"], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300], registers: [registry] });
-  const first = new Histogram({ name: "f", help: "f", labelNames: ["endpoint", "model"], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30], registers: [registry] });
+  const requests = new Counter({
+    name: "r_total",
+    help: "r",
+    labelNames: ["face", "route", "model", "channel", "status"],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: "d",
+    help: "d",
+    labelNames: ["endpoint", "model"],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers: [registry],
+  });
+  const first = new Histogram({
+    name: "f",
+    help: "f",
+    labelNames: ["endpoint", "model"],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+    registers: [registry],
+  });
   const quota = new Counter({ name: "q_total", help: "q", labelNames: ["model", "channel"], registers: [registry] });
   const streams = new Gauge({ name: "s", help: "s", registers: [registry] });
   const size = new Histogram({ name: "b", help: "b", buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], registers: [registry] });
-  const commit = new Histogram({ name: "c", help: "c", buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1], registers: [registry] });
+  const commit = new Histogram({
+    name: "c",
+    help: "c",
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
   const children = {
     requests: requests.labels("relay", "/v1/chat/completions", "gpt-4o-mini", "3", "200"),
     duration: duration.labels("chat", "gpt-4o-mini"),

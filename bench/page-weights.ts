@@ -53,7 +53,13 @@ export async function weigh(server: TestServer, session: ApiSession, path: strin
   const js = (await Promise.all(scripts.map((src) => scriptClosure(server.url, src, session, seen)))).flat();
   const initialScripts = seen.size;
   // import("./x.js") calls: chunks an island loads after the page is shown.
-  const dynamic = [...new Set(js.flatMap((part) => [...new TextDecoder().decode(part).matchAll(/import\("\.\/([^"]+\.js)"\)/g)].map((match) => `/assets/${match[1]}`)))];
+  const dynamic = [
+    ...new Set(
+      js.flatMap((part) =>
+        [...new TextDecoder().decode(part).matchAll(/import\("\.\/([^"]+\.js)"\)/g)].map((match) => `/assets/${match[1]}`),
+      ),
+    ),
+  ];
   const lazy = (await Promise.all(dynamic.map((path) => scriptClosure(server.url, path, session, seen)))).flat();
   const sum = (parts: Uint8Array[], measure: (part: Uint8Array) => number) => parts.reduce((total, part) => total + measure(part), 0);
   return {
@@ -90,7 +96,11 @@ export async function benchPageWeights(): Promise<string> {
     const root = await rootSession(server.url);
     const weights: Weight[] = [];
     for (const path of rootRoutes) weights.push(await weigh(server, root, path));
-    const bundles: [string, string][] = [["console runtime (every page)", manifest.scripts.console], ["htmx (pages with tables)", manifest.scripts.htmx], ...Object.entries(manifest.islands).map(([name, url]): [string, string] => [`island: ${name}`, url])];
+    const bundles: [string, string][] = [
+      ["console runtime (every page)", manifest.scripts.console],
+      ["htmx (pages with tables)", manifest.scripts.htmx],
+      ...Object.entries(manifest.islands).map(([name, url]): [string, string] => [`island: ${name}`, url]),
+    ];
     const files = await Promise.all(bundles.map(([, url]) => bundleFiles(server, root, url)));
     // A chunk two bundles import (React, the shared client code) is counted apart from each one's own.
     const users = new Map<string, number>();
@@ -108,8 +118,8 @@ export async function benchPageWeights(): Promise<string> {
     const markdown = `## Page and island weights
 
 \`bench/page-weights.ts\` (\`npm run bench -- weights\`): every console route fetched as root over
-loopback, on a store with two channels, a token, a code and one relayed request. Sizes are as
-sent, gzip in brackets (for a proxy that compresses). JavaScript counts every module the page
+loopback, on a store with two channels, a token, a code and one relayed request. Sizes are
+uncompressed, gzip in brackets (the server now compresses pages and assets itself: "Compressed answers"). JavaScript counts every module the page
 loads, split chunks included; "after load" is what an island imports once it is shown (the
 playground's answer renderer). Every page shares one stylesheet and the console runtime.
 

@@ -10,8 +10,8 @@
 // Writes the "pages" section of docs/PERFORMANCE.md.
 import { Database } from "bun:sqlite";
 import { buildAssets } from "../src/build/build-assets.ts";
-import { ApiSession, newUserSession, rootSession } from "../tests/helpers/api-session.ts";
-import { startTestServer, type TestServer } from "../tests/helpers/test-server.ts";
+import { type ApiSession, newUserSession, rootSession } from "../tests/helpers/api-session.ts";
+import { startTestServer } from "../tests/helpers/test-server.ts";
 import { kb, weigh, type Weight } from "./page-weights.ts";
 import { writePerformanceSection } from "./performance-doc.ts";
 
@@ -38,7 +38,14 @@ function seedLogs(path: string, userId: number): void {
   database.transaction(() => {
     for (let index = 0; index < logRows; index++) {
       const mine = index % 2 === 0;
-      const other = JSON.stringify({ frt: 300 + (index % 4000), model_ratio: 0.075, completion_ratio: 4, group_ratio: 1, model_price: -1, admin_info: { use_channel: ["1"] } });
+      const other = JSON.stringify({
+        frt: 300 + (index % 4000),
+        model_ratio: 0.075,
+        completion_ratio: 4,
+        group_ratio: 1,
+        model_price: -1,
+        admin_info: { use_channel: ["1"] },
+      });
       insert.run(
         mine ? userId : 1,
         from + Math.floor((index / logRows) * span),
@@ -61,9 +68,14 @@ function seedLogs(path: string, userId: number): void {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], share: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))]!;
+const percentile = (values: number[], share: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))]!;
 
-async function renderTimes(url: string, session: ApiSession, headers: Record<string, string> = {}): Promise<{ median: number; p90: number; bytes: number }> {
+async function renderTimes(
+  url: string,
+  session: ApiSession,
+  headers: Record<string, string> = {},
+): Promise<{ median: number; p90: number; bytes: number }> {
   const times: number[] = [];
   let bytes = 0;
   for (let index = 0; index < repeats + 3; index++) {
@@ -81,7 +93,14 @@ export async function benchPages(): Promise<string> {
   try {
     const root = await rootSession(server.url);
     const user = await newUserSession(server.url, "benchuser");
-    await root.post("/api/channel/", { name: "main", type: 1, key: "sk-bench", models: "gpt-4o-mini,gpt-4o,deepseek-chat", group: "default,vip", tag: "bench" });
+    await root.post("/api/channel/", {
+      name: "main",
+      type: 1,
+      key: "sk-bench",
+      models: "gpt-4o-mini,gpt-4o,deepseek-chat",
+      group: "default,vip",
+      tag: "bench",
+    });
     await root.post("/api/token/", { name: "root-token", count: 5 });
     seedLogs(server.store.env.SQLITE_PATH!, user.userId!);
 
@@ -99,9 +118,18 @@ export async function benchPages(): Promise<string> {
       ["admin, filtered by channel (an eighth)", await renderTimes(`${server.url}/log?channel=3`, root)],
       ["admin, filtered by group (a tenth)", await renderTimes(`${server.url}/log?group=vip`, root)],
       ["admin, filtered by type (top-ups, 2 %)", await renderTimes(`${server.url}/log?type=1`, root)],
-      ["admin, filtered by model and token (two filters at once)", await renderTimes(`${server.url}/log?model_name=gpt-4o&token_name=root-token-1`, root)],
-      ["admin, pager of the two-filter page (loaded after the page)", await renderTimes(`${server.url}/log?model_name=gpt-4o&token_name=root-token-1`, root, { ...htmx, "hx-target": "log-table-pager" })],
-      ["admin, pager of the whole range (loaded after the page)", await renderTimes(`${server.url}/log`, root, { ...htmx, "hx-target": "log-table-pager" })],
+      [
+        "admin, filtered by model and token (two filters at once)",
+        await renderTimes(`${server.url}/log?model_name=gpt-4o&token_name=root-token-1`, root),
+      ],
+      [
+        "admin, pager of the two-filter page (loaded after the page)",
+        await renderTimes(`${server.url}/log?model_name=gpt-4o&token_name=root-token-1`, root, { ...htmx, "hx-target": "log-table-pager" }),
+      ],
+      [
+        "admin, pager of the whole range (loaded after the page)",
+        await renderTimes(`${server.url}/log`, root, { ...htmx, "hx-target": "log-table-pager" }),
+      ],
       ["admin, summary chips (loaded after the page)", await renderTimes(`${server.url}/log`, root, { ...htmx, "hx-target": "log-stat" })],
       [`user, whole page (own ${(logRows / 2).toLocaleString("en")} entries)`, await renderTimes(`${server.url}/log`, user)],
     ];
@@ -109,12 +137,14 @@ export async function benchPages(): Promise<string> {
       (weight) =>
         `| \`${weight.page}\` | ${kb(weight.html)} (${kb(weight.htmlGzip)}) | ${kb(weight.css)} (${kb(weight.cssGzip)}) | ${kb(weight.js)} (${kb(weight.jsGzip)}) | ${weight.lazyJs ? `${kb(weight.lazyJs)} (${kb(weight.lazyJsGzip)})` : "-"} | ${weight.scripts} | ${weight.react ? "React (island)" : "none"} |`,
     );
-    const renderRows = timings.map(([label, time]) => `| ${label} | ${time.median.toFixed(1)} ms | ${time.p90.toFixed(1)} ms | ${kb(time.bytes)} |`);
+    const renderRows = timings.map(
+      ([label, time]) => `| ${label} | ${time.median.toFixed(1)} ms | ${time.p90.toFixed(1)} ms | ${kb(time.bytes)} |`,
+    );
     const markdown = `## Pages
 
 \`bench/pages.ts\`: the gateway on a new SQLite store with ${logRows.toLocaleString("en")} log entries, all
-inside \`/log\`'s default time range; pages fetched as root over loopback. Sizes are as sent (gzip in
-brackets, for a proxy that compresses); JavaScript counts every module the page loads, split
+inside \`/log\`'s default time range; pages fetched as root over loopback. Sizes are uncompressed (gzip in
+brackets: the server compresses pages and assets itself, see "Compressed answers"); JavaScript counts every module the page loads, split
 chunks included; "after load" is what an island imports once the page is shown (the playground's
 answer renderer: marked, DOMPurify, highlight.js with 16 languages). Aim: pages without islands
 send no framework JavaScript; \`/log\` renders in under 50 ms with any of its filters, one or several

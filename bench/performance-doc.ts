@@ -1,5 +1,6 @@
 // Writes one section of docs/PERFORMANCE.md, between <!-- begin:name --> and <!-- end:name -->
-// markers, leaving the other sections (written by other benchmarks) as they are.
+// markers, leaving the other sections (written by other benchmarks) and the hand-written
+// conclusions between them as they are. Dated notes go to docs/perf-notes/, not here.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -9,6 +10,9 @@ const header = `# Performance
 
 Measured by \`npm run bench\` on the development machine (2 cores). Each section is rewritten by
 the benchmark that owns it; numbers are from one run and are comparable only on one machine.
+
+The dated diary of what was measured and changed by hand, session by session, is in
+[perf-notes/](perf-notes/README.md); below are the generated tables and what they led to.
 `;
 
 export function writePerformanceSection(name: string, markdown: string): void {

@@ -37,15 +37,33 @@ async function measure(): Promise<LedgerCost> {
     await loadOptions();
     await createRootIfEmpty();
     const [channel] = await db.insert(t.channels).values({ name: "bench", key: "k", models: "gpt-4o-mini" }).returning();
-    const [token] = await db.insert(t.tokens).values({ user_id: 1, key: "bench-ledger-token", name: "bench", unlimited_quota: true }).returning();
+    const [token] = await db
+      .insert(t.tokens)
+      .values({ user_id: 1, key: "bench-ledger-token", name: "bench", unlimited_quota: true })
+      .returning();
     let sequence = 0;
     const hold = (requestId: string) => holdQuota({ requestId, userId: 1, tokenId: token!.id, tokenLimited: false, amount: 21 });
     const settle = (requestId: string, withLog: boolean) => {
       const log = withLog
         ? consumeLogValues({
-            requestId, userId: 1, username: "root", tokenId: token!.id, tokenName: "bench", model: "gpt-4o-mini", upstreamModel: "gpt-4o-mini",
-            group: "default", channelId: channel!.id, channelName: "bench", price, quota: 5, promptTokens: 24, completionTokens: 12,
-            useTimeSeconds: 0, isStream: false, firstResponseMs: 2, channelChain: [channel!.id],
+            requestId,
+            userId: 1,
+            username: "root",
+            tokenId: token!.id,
+            tokenName: "bench",
+            model: "gpt-4o-mini",
+            upstreamModel: "gpt-4o-mini",
+            group: "default",
+            channelId: channel!.id,
+            channelName: "bench",
+            price,
+            quota: 5,
+            promptTokens: 24,
+            completionTokens: 12,
+            useTimeSeconds: 0,
+            isStream: false,
+            firstResponseMs: 2,
+            channelChain: [channel!.id],
           })
         : null;
       return settleQuota({ requestId, userId: 1, tokenId: token!.id, tokenLimited: false, channelId: channel!.id, quota: 5, log });
@@ -60,12 +78,14 @@ async function measure(): Promise<LedgerCost> {
       await drainLedger();
       const start = process.cpuUsage();
       let started = 0;
-      await Promise.all(Array.from({ length: concurrency }, async () => {
-        while (started < requests) {
-          started++;
-          await one();
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (started < requests) {
+            started++;
+            await one();
+          }
+        }),
+      );
       await drainLedger();
       const used = process.cpuUsage(start);
       return (used.user + used.system) / requests;
@@ -73,14 +93,26 @@ async function measure(): Promise<LedgerCost> {
     await cpuPerRequest(whole, 8, 2000);
     const alone = await cpuPerRequest(whole, 1, 3000);
     const concurrent32 = await cpuPerRequest(whole, 32, 10000);
-    const reserve = await cpuPerRequest(async () => {
-      const requestId = nextId();
-      await hold(requestId);
-      await releaseHold(requestId);
-    }, 32, 10000);
+    const reserve = await cpuPerRequest(
+      async () => {
+        const requestId = nextId();
+        await hold(requestId);
+        await releaseHold(requestId);
+      },
+      32,
+      10000,
+    );
     const settleWithoutLog = await cpuPerRequest(() => settle(nextId(), false), 32, 10000);
     const client = (db as unknown as { $client: { run(sql: string): void } }).$client;
-    for (const index of ["logs_type_created_index", "logs_model_created_index", "logs_token_created_index", "logs_username_created_index", "logs_channel_created_index", "logs_group_created_index", "logs_request_id_unique"]) {
+    for (const index of [
+      "logs_type_created_index",
+      "logs_model_created_index",
+      "logs_token_created_index",
+      "logs_username_created_index",
+      "logs_channel_created_index",
+      "logs_group_created_index",
+      "logs_request_id_unique",
+    ]) {
       client.run(`drop index ${index}`);
     }
     const settleLeanIndexes = await cpuPerRequest(() => settle(nextId(), true), 32, 10000);

@@ -41,7 +41,12 @@ export async function traceMemory(options: {
     stdout: "ignore",
     stderr: "ignore",
   });
-  const gateway = Bun.spawn({ cmd: ["taskset", "-c", "0", ...options.gatewayCommand], env: { ...process.env, ...options.gatewayEnv }, stdout: "ignore", stderr: "inherit" });
+  const gateway = Bun.spawn({
+    cmd: ["taskset", "-c", "0", ...options.gatewayCommand],
+    env: { ...process.env, ...options.gatewayEnv },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
   try {
     await waitFor(`http://127.0.0.1:${options.mockPort}/health`);
     await waitFor(`${options.gatewayUrl}/api/status`);
@@ -52,14 +57,30 @@ export async function traceMemory(options: {
       body,
       JSON.stringify({
         model: "gpt-4o-mini",
-        messages: [{ role: "system", content: "You are a helpful assistant." }, { role: "user", content: "Say hello in one short sentence." }],
+        messages: [
+          { role: "system", content: "You are a helpful assistant." },
+          { role: "user", content: "Say hello in one short sentence." },
+        ],
         max_tokens: 64,
         stream: true,
         stream_options: { include_usage: true },
       }),
     );
     const wrk = Bun.spawn({
-      cmd: ["taskset", "-c", "1", "wrk", "-t1", "-c128", `-d${options.loadSeconds}s`, "--timeout", "10s", "-s", join(harness, "wrk-post.lua"), `${options.gatewayUrl}/v1/chat/completions`],
+      cmd: [
+        "taskset",
+        "-c",
+        "1",
+        "wrk",
+        "-t1",
+        "-c128",
+        `-d${options.loadSeconds}s`,
+        "--timeout",
+        "10s",
+        "-s",
+        join(harness, "wrk-post.lua"),
+        `${options.gatewayUrl}/v1/chat/completions`,
+      ],
       env: { ...process.env, WRK_BODY_FILE: body, WRK_HEADERS: `Authorization: Bearer ${options.key}\n` },
       stdout: "pipe",
       stderr: "inherit",

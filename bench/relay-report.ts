@@ -8,7 +8,16 @@ import type { MemoryTrace } from "./relay-memory.ts";
 
 type Load = { ok: number; duration: number; p50: number; p99: number };
 /** peakRssMb is the highest of the repeats; firstPeakRssMb the first repeat's. */
-type Measure = { rps: number; p50: number; p99: number; cpuMsPerRequest: number; peakRssMb: number; firstPeakRssMb: number; ttfb50: number; ttfb99: number };
+type Measure = {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuMsPerRequest: number;
+  peakRssMb: number;
+  firstPeakRssMb: number;
+  ttfb50: number;
+  ttfb99: number;
+};
 
 function parseLoad(file: string): Load | undefined {
   if (!existsSync(file)) return undefined;
@@ -16,7 +25,12 @@ function parseLoad(file: string): Load | undefined {
   const wrk = /^WRK_JSON (.*)$/m.exec(text);
   if (wrk) {
     const result = JSON.parse(wrk[1]!);
-    return { ok: result.requests - result.errors.status, duration: result.duration_us / 1e6, p50: result.latency_us.p50 / 1000, p99: result.latency_us.p99 / 1000 };
+    return {
+      ok: result.requests - result.errors.status,
+      duration: result.duration_us / 1e6,
+      p50: result.latency_us.p50 / 1000,
+      p99: result.latency_us.p99 / 1000,
+    };
   }
   const start = text.indexOf("{");
   if (start < 0) return undefined;
@@ -40,8 +54,14 @@ const median = (values: number[]) => {
 };
 
 function measures(dir: string): Map<string, Measure> {
-  const lines = readFileSync(join(dir, "results.jsonl"), "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
-  const grouped = new Map<string, { rps: number[]; p50: number[]; p99: number[]; cpu: number[]; rss: number[]; firstRss: number; ttfb50: number[]; ttfb99: number[] }>();
+  const lines = readFileSync(join(dir, "results.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  const grouped = new Map<
+    string,
+    { rps: number[]; p50: number[]; p99: number[]; cpu: number[]; rss: number[]; firstRss: number; ttfb50: number[]; ttfb99: number[] }
+  >();
   for (const run of lines.filter((line) => line.kind === "run")) {
     const key = `${run.scenario}|${run.conns}|${run.target}`;
     let entry = grouped.get(key);
@@ -127,7 +147,7 @@ function explanation(all: Map<string, Measure>, extras: ReportExtras): string {
  * and located with Bun's sampling profiler (\`bun --cpu-prof-md\`).
  */
 const profileNotes: string[] = [
-  "- Instruction counts: \`valgrind --tool=callgrind\` cannot run the relay (valgrind 3.19 stops at an SSE4.2 PCMPESTRI instruction in Bun's HTTP client thread) and \`perf stat\` has no hardware counters on this VM; the stages above are CPU time measured alone, and \`bun --cpu-prof-md\` locates the rest: under non-streamed load about a third of the relay's samples are inside fetch (native, as in the floor), a fifth in SQLite statements (the settlement transaction, its commit and the log's index pages), and what is left spreads over the pipeline's steps with none above 2 %.",
+  "- Instruction counts: `valgrind --tool=callgrind` cannot run the relay (valgrind 3.19 stops at an SSE4.2 PCMPESTRI instruction in Bun's HTTP client thread) and `perf stat` has no hardware counters on this VM; the stages above are CPU time measured alone, and `bun --cpu-prof-md` locates the rest: under non-streamed load about a third of the relay's samples are inside fetch (native, as in the floor), a fifth in SQLite statements (the settlement transaction, its commit and the log's index pages), and what is left spreads over the pipeline's steps with none above 2 %.",
   "- Paced streams cost per chunk, not per request: 20 chunks each cross from Bun's HTTP thread to JavaScript, through the SSE parser and the usage check, and out to the client as their own write. On this 2-core machine the servers share one core, so at 2,000 paced streams the mock and any relay in front of it run out of CPU (the mock alone spends about 0.6 ms per stream): the added time to first byte there is queueing for that core.",
 ];
 
@@ -163,7 +183,9 @@ export function relayReport(dirs: string[], extras: ReportExtras = {}): string {
     if (Number(conns) >= 128 || paced) {
       const judged = Number(conns) < 2000;
       if (judged) peakRss = Math.max(peakRss, ours.peakRssMb || 0);
-      rssByPoint.push(`${scenario} ${conns}${judged ? "" : " (own pass, not judged)"}: ${fixed(ours.peakRssMb, 0)} (bun-parse ${fixed(parse?.peakRssMb ?? NaN, 0)})`);
+      rssByPoint.push(
+        `${scenario} ${conns}${judged ? "" : " (own pass, not judged)"}: ${fixed(ours.peakRssMb, 0)} (bun-parse ${fixed(parse?.peakRssMb ?? NaN, 0)})`,
+      );
     }
     const cpuRatio = parse ? ours.cpuMsPerRequest / parse.cpuMsPerRequest : NaN;
     // Latency added is only meaningful where the load does not saturate the CPU (paced streams);
@@ -190,7 +212,12 @@ export function relayReport(dirs: string[], extras: ReportExtras = {}): string {
   const ttfbVerdict = (conns: string) => verdict(ttfbOk.get(conns));
   const summary = dirs
     .filter((dir) => existsSync(join(dir, "summary.md")))
-    .map((dir) => readFileSync(join(dir, "summary.md"), "utf8").replace(/^# .*\n/, "").replace(/^## /gm, "#### ").trim())
+    .map((dir) =>
+      readFileSync(join(dir, "summary.md"), "utf8")
+        .replace(/^# .*\n/, "")
+        .replace(/^## /gm, "#### ")
+        .trim(),
+    )
     .join("\n\n");
   return `## Relay
 

@@ -70,7 +70,10 @@ async function seedStore(gatewayCommand: string[], env: Record<string, string>):
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ username: "root", password: "123456" }),
     });
-    const cookie = login.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+    const cookie = login.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
     const userId = String((await login.json()).data.id);
     const api = async (path: string, body: unknown) => {
       const response = await fetch(`${url}${path}`, {
@@ -82,7 +85,14 @@ async function seedStore(gatewayCommand: string[], env: Record<string, string>):
       if (!answer.success) throw new Error(`${path}: ${answer.message}`);
       return answer.data;
     };
-    await api("/api/channel/", { name: "bench mock", type: 1, key: "sk-mock-upstream", base_url: `http://127.0.0.1:${basePort}`, models: "gpt-4o-mini", group: "default" });
+    await api("/api/channel/", {
+      name: "bench mock",
+      type: 1,
+      key: "sk-mock-upstream",
+      base_url: `http://127.0.0.1:${basePort}`,
+      models: "gpt-4o-mini",
+      group: "default",
+    });
     const [token] = await api("/api/token/", { name: "bench", unlimited_quota: true, expired_time: -1 });
     return `sk-${token.key}`;
   } finally {
@@ -93,7 +103,12 @@ async function seedStore(gatewayCommand: string[], env: Record<string, string>):
 
 /** The ledger measured alone (relay-ledger.ts), in its own process pinned like the servers. */
 export async function measureLedger(): Promise<LedgerCost | undefined> {
-  const child = Bun.spawn({ cmd: ["taskset", "-c", "0", bun, join(import.meta.dir, "relay-ledger.ts")], cwd: root, stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn({
+    cmd: ["taskset", "-c", "0", bun, join(import.meta.dir, "relay-ledger.ts")],
+    cwd: root,
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const output = await new Response(child.stdout).text();
   await child.exited;
   const line = /^LEDGER_JSON (.*)$/m.exec(output);
@@ -110,11 +125,16 @@ export async function benchRelay(): Promise<string> {
   const out = reuse ?? join(harness, "results", new Date().toISOString().replace(/[:.]/g, "-"));
   try {
     const gatewayEnv = { PORT: String(gatewayPort), HOST: "127.0.0.1", SQLITE_PATH: join(folder, "bench.db") };
-    const gatewayCommand = process.env.RELAY_BENCH_SOURCE === "1" ? [bun, join(root, "src", "main.ts")] : [await buildExecutable(join(folder, "switchyard"))];
+    const gatewayCommand =
+      process.env.RELAY_BENCH_SOURCE === "1" ? [bun, join(root, "src", "main.ts")] : [await buildExecutable(join(folder, "switchyard"))];
     const key = await seedStore(gatewayCommand, gatewayEnv);
-    const envPrefix = Object.entries(gatewayEnv).map(([name, value]) => `${name}=${value}`).join(" ");
+    const envPrefix = Object.entries(gatewayEnv)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(" ");
     const harnessKnobs = Object.fromEntries(
-      ["DURATION", "WARMUP", "REPEATS", "CONNS", "SCENARIOS", "TARGETS", "PROBE_DURATION"].filter((name) => process.env[name]).map((name) => [name, process.env[name]]),
+      ["DURATION", "WARMUP", "REPEATS", "CONNS", "SCENARIOS", "TARGETS", "PROBE_DURATION"]
+        .filter((name) => process.env[name])
+        .map((name) => [name, process.env[name]]),
     );
     const runHarness = (outDir: string, knobs: Record<string, string | undefined>) =>
       run(["bash", join(harness, "run-bench.sh")], harness, {
@@ -131,7 +151,8 @@ export async function benchRelay(): Promise<string> {
     const crowd = `${out}-2000`;
     if (!reuse) {
       await runHarness(out, { PACED_CONNS: process.env.PACED_CONNS ?? "256" });
-      if (!process.env.SCENARIOS || process.env.SCENARIOS.includes("paced")) await runHarness(crowd, { SCENARIOS: "paced", PACED_CONNS: "2000" });
+      if (!process.env.SCENARIOS || process.env.SCENARIOS.includes("paced"))
+        await runHarness(crowd, { SCENARIOS: "paced", PACED_CONNS: "2000" });
     }
     const memory = await traceMemory({
       gatewayCommand,
@@ -142,7 +163,11 @@ export async function benchRelay(): Promise<string> {
       loadSeconds: quick ? 5 : 15,
       waitSeconds: quick ? 20 : 60,
     });
-    const markdown = relayReport(existsSync(crowd) ? [out, crowd] : [out], { ledger: await measureLedger(), memory, gateway: process.env.RELAY_BENCH_SOURCE === "1" ? "source" : "executable" });
+    const markdown = relayReport(existsSync(crowd) ? [out, crowd] : [out], {
+      ledger: await measureLedger(),
+      memory,
+      gateway: process.env.RELAY_BENCH_SOURCE === "1" ? "source" : "executable",
+    });
     writePerformanceSection("relay", markdown);
     return markdown;
   } finally {

@@ -7,12 +7,14 @@ import { benchPageWeights } from "./page-weights.ts";
 import { benchPages } from "./pages.ts";
 import { benchRelay } from "./relay.ts";
 import { benchStartup } from "./startup.ts";
+import { benchTransferSizes } from "./transfer-sizes.ts";
 
 const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: benchStartup,
   relay: benchRelay,
   pages: benchPages,
   weights: benchPageWeights,
+  transfer: benchTransferSizes,
   claude: benchClaudeConversion,
   metrics: benchMetricsHooks,
   cluster: benchCluster,

@@ -128,7 +128,15 @@ export async function benchStartup(): Promise<string> {
       const result = results.get(variant.name)!;
       return (["fresh", "restart"] as const).map((kind) => {
         const samples = result[kind];
-        return `| ${variant.name} | ${kind === "fresh" ? "new store" : "existing store"} | ${summary(samples.map((s) => s.firstAnswerMs), 0, "ms")} | ${median(samples.map((s) => s.cpuMs)).toFixed(0)} ms | ${summary(samples.map((s) => s.idleRssMb!), 1, "MB")} |`;
+        return `| ${variant.name} | ${kind === "fresh" ? "new store" : "existing store"} | ${summary(
+          samples.map((s) => s.firstAnswerMs),
+          0,
+          "ms",
+        )} | ${median(samples.map((s) => s.cpuMs)).toFixed(0)} ms | ${summary(
+          samples.map((s) => s.idleRssMb!),
+          1,
+          "MB",
+        )} |`;
       });
     });
     const markdown = `## Start-up and size

@@ -1,26 +1,25 @@
 // Translation inside islands: the same catalogs as the server pages, so a text has one entry
-// for both. An island names the namespaces it needs and gets a `t` for the page's language.
+// for all. An island names the namespaces it needs (src/i18n/namespaces.ts) and gets a `t` for
+// the page's language, with the server's fallbacks (a text a catalog lacks reads in English).
 import i18next from "i18next";
-import type { Language } from "../src/i18n/languages.ts";
+import { sharedOptions } from "../src/i18n/i18n-options.ts";
+import { languages, type Language } from "../src/i18n/languages.ts";
 
 export type IslandTranslate = (key: string, params?: Record<string, unknown>) => string;
 
+type IslandCatalog = Record<string, string>;
+
 export function createIslandTranslator(
   language: Language,
-  catalogs: { zh: Record<string, string>; en: Record<string, string> }[],
+  catalogs: ({ zh: IslandCatalog; en: IslandCatalog } & Partial<Record<Language, IslandCatalog>>)[],
 ): IslandTranslate {
   const instance = i18next.createInstance();
   void instance.init({
-    initAsync: false,
+    ...sharedOptions,
     lng: language,
-    fallbackLng: false,
-    resources: {
-      zh: { translation: Object.assign({}, ...catalogs.map((catalog) => catalog.zh)) },
-      en: { translation: Object.assign({}, ...catalogs.map((catalog) => catalog.en)) },
-    },
-    keySeparator: false,
-    nsSeparator: false,
-    interpolation: { escapeValue: false },
+    resources: Object.fromEntries(
+      languages.map((code) => [code, { translation: Object.assign({}, ...catalogs.map((catalog) => catalog[code] ?? {})) }]),
+    ),
   });
   return (key, params) => instance.t(key, params ?? {}) as string;
 }

@@ -24,8 +24,9 @@ import { relayApp } from "./relay/relay-app.ts";
 import { useProviderEndpoints } from "./services/auth/provider-endpoints.ts";
 
 export function createApp(config: Config, sessionSecret: string) {
+  // biome-ignore lint/correctness/useHookAtTopLevel: a setter named "use", not a React hook (no React on the server)
   useProviderEndpoints(config.endpoints);
-  const deps: WebDeps = { config, auth: createAuthGuard(sessionSecret) };
+  const deps: WebDeps = { config, auth: createAuthGuard(sessionSecret, config.trustProxy) };
   // The error handler has no route context: it verifies the session cookie itself.
   const sessionJwt = sessionJwtPlugin(sessionSecret).decorator.sessionJwt as unknown as SessionJwt;
   // The API reference describes the routes this very app registered (read when first asked).
@@ -63,12 +64,15 @@ export function createApp(config: Config, sessionSecret: string) {
       }
       if ((code === "PARSE" && !isAppError(error)) || code === "VALIDATION") {
         if (face === "relay") {
-          return json(400, { error: { message: "Invalid request body", type: "invalid_request_error", param: "", code: "invalid_request" } });
+          return json(400, {
+            error: { message: "Invalid request body", type: "invalid_request_error", param: "", code: "invalid_request" },
+          });
         }
         return json(200, { success: false, message: translate("无效的参数") });
       }
       if (isAppError(error)) {
-        const retryAfter = error.kind === "rate_limited" && error.params?.seconds ? { "retry-after": String(error.params.seconds) } : undefined;
+        const retryAfter =
+          error.kind === "rate_limited" && error.params?.seconds ? { "retry-after": String(error.params.seconds) } : undefined;
         if (face === "relay") {
           const { status, body } = toOpenAIError(error, translate);
           return json(status, body, retryAfter);
@@ -78,7 +82,9 @@ export function createApp(config: Config, sessionSecret: string) {
       }
       logger.error("unhandled error", { path, error: error instanceof Error ? error.stack : String(error) });
       if (face === "relay") {
-        return json(500, { error: { message: translate("服务器内部错误，请联系管理员"), type: "new_api_error", param: null, code: "internal_error" } });
+        return json(500, {
+          error: { message: translate("服务器内部错误，请联系管理员"), type: "new_api_error", param: null, code: "internal_error" },
+        });
       }
       if (face === "api") {
         const { status, body } = internalErrorEnvelope(translate);
@@ -95,5 +101,3 @@ export function createApp(config: Config, sessionSecret: string) {
     .use(consoleApp(deps));
   return app;
 }
-
-export type App = ReturnType<typeof createApp>;

@@ -2,18 +2,26 @@
 // arguments. Kept apart from config.ts and free of zod, so the entry knows what to do (and may
 // replace itself with execve, runtime-environment.ts) before any heavy module is evaluated.
 import { ConfigError } from "./config-error.ts";
-import { readBackupArguments, readImportArguments, type ImportArguments } from "./tool-arguments.ts";
+import {
+  readBackupArguments,
+  readImportArguments,
+  readPricesArguments,
+  type ImportArguments,
+  type PricesArguments,
+} from "./tool-arguments.ts";
 
 export type CommandLine =
   | { action: "serve"; port?: number }
   | { action: "version" }
   | { action: "help" }
   | { action: "import"; request: ImportArguments }
-  | { action: "backup"; file?: string };
+  | { action: "backup"; file?: string }
+  | { action: "prices"; request: PricesArguments };
 
 export function readCommandLine(argv: string[]): CommandLine {
   if (argv[0] === "import") return { action: "import", request: readImportArguments(argv.slice(1)) };
   if (argv[0] === "backup") return { action: "backup", ...readBackupArguments(argv.slice(1)) };
+  if (argv[0] === "prices") return { action: "prices", request: readPricesArguments(argv.slice(1)) };
   let port: number | undefined;
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index]!;
@@ -21,7 +29,8 @@ export function readCommandLine(argv: string[]): CommandLine {
     if (argument === "--help" || argument === "-h") return { action: "help" };
     if (argument === "--port" || argument.startsWith("--port=")) {
       const raw = argument === "--port" ? argv[++index] : argument.slice("--port=".length);
-      if (raw === undefined || !/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(`invalid --port: ${raw ?? "(missing)"} is not a port number`);
+      if (raw === undefined || !/^\d+$/.test(raw) || Number(raw) > 65535)
+        throw new ConfigError(`invalid --port: ${raw ?? "(missing)"} is not a port number`);
       port = Number(raw);
       continue;
     }
@@ -33,8 +42,9 @@ export function readCommandLine(argv: string[]): CommandLine {
 export const helpText = `Switchyard: AI model API gateway and management console
 
 Usage: switchyard [--port N] [--version] [--help]
-       switchyard import <source> [--dry-run] [--merge] [--with-logs]
+       switchyard import <source> [--dry-run] [--merge [--merge-options]] [--root-role=R] [--with-logs]
        switchyard backup [file]
+       switchyard prices sync <url> [--apply]
 
 Commands:
   (none)              serve the gateway and the console
@@ -43,10 +53,18 @@ Commands:
                       redemption codes, top-ups and tasks, in one transaction. The source is a
                       SQLite file, a postgres:// URL or a mysql:// URL.
     --dry-run         print what would be imported and skipped, write nothing
-    --merge           add to a store that already has data (ids are shifted past its own)
+    --merge           add to a store that already has data (ids are shifted past its own);
+                      its options stay, the summary lists the source's that differ
+    --merge-options   with --merge: take those options too (each checked like a console edit)
+    --root-role=R     what a root account of the source becomes when the store has its root
+                      already: common (default) or admin; a store never gets a second root
     --with-logs       import the usage logs too (in batches, with a progress bar)
   backup [file]       write a consistent copy of the SQLite store, also while it serves
                       (default: switchyard-backup-<time>.db beside the store)
+  prices sync <url>   read a price list (Switchyard's format, or new-api's ratio_config or
+                      pricing answer) from an https URL and print the prices it would change
+    --apply           write those prices into the pricing options (running instances take
+                      them within SYNC_FREQUENCY, at once when they share Redis)
 
 Environment:
   PORT                port to listen on (default 3000; --port wins)

@@ -19,7 +19,10 @@ const port = z.coerce
 
 const seconds = z.coerce.number({ message: "must be a number of seconds" }).min(0, "must not be negative");
 
-const megabytes = z.coerce.number({ message: "must be a number of megabytes" }).positive("must be above 0").max(4096, "must be at most 4096");
+const megabytes = z.coerce
+  .number({ message: "must be a number of megabytes" })
+  .positive("must be above 0")
+  .max(4096, "must be at most 4096");
 
 const booleanFlag = z
   .string()
@@ -41,14 +44,16 @@ const environmentSchema = z.object({
     (v) => v === undefined || v === "local" || /^postgres(ql)?:\/\//.test(v),
     "must be a postgres:// URL (MySQL is not supported)",
   ),
-  REDIS_CONN_STRING: optionalString.refine(
-    (v) => v === undefined || /^rediss?:\/\//.test(v),
-    "must be a redis:// or rediss:// URL",
-  ),
+  REDIS_CONN_STRING: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), "must be a redis:// or rediss:// URL"),
   REDIS_KEY_PREFIX: optionalString,
   REDIS_TIMEOUT_MS: z.preprocess(
     (v) => (v === "" ? undefined : v),
-    z.coerce.number({ message: "must be a number of milliseconds" }).int("must be an integer").min(50, "must be at least 50").max(60_000, "must be at most 60000").default(1000),
+    z.coerce
+      .number({ message: "must be a number of milliseconds" })
+      .int("must be an integer")
+      .min(50, "must be at least 50")
+      .max(60_000, "must be at most 60000")
+      .default(1000),
   ),
   SESSION_SECRET: optionalString.refine(
     // new-api's sample environment ships this placeholder; running with it would make every
@@ -67,7 +72,10 @@ const environmentSchema = z.object({
     .optional()
     .transform((value) => value === undefined || value.trim() === "" || ["1", "true", "yes", "on"].includes(value.trim().toLowerCase())),
   TASK_POLL_INTERVAL: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(15)),
-  TASK_TIMEOUT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ message: "must be a number of seconds" }).int().min(60, "must be at least 60 seconds").default(3600)),
+  TASK_TIMEOUT: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number({ message: "must be a number of seconds" }).int().min(60, "must be at least 60 seconds").default(3600),
+  ),
   SHUTDOWN_GRACE_PERIOD: z.preprocess((v) => (v === "" ? undefined : v), seconds.default(30)),
   NODE_NAME: optionalString,
   CRITICAL_RATE_LIMIT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).default(20)),
@@ -78,11 +86,17 @@ const environmentSchema = z.object({
   MAX_REQUEST_BODY_MB: z.preprocess((v) => (v === "" ? undefined : v), megabytes.default(32)),
   MAX_AUDIO_UPLOAD_MB: z.preprocess((v) => (v === "" ? undefined : v), megabytes.default(25)),
   MAX_IMAGE_UPLOAD_MB: z.preprocess((v) => (v === "" ? undefined : v), megabytes.default(50)),
-  MAX_API_BODY_KB: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ message: "must be a number of kilobytes" }).positive("must be above 0").default(1024)),
+  MAX_API_BODY_KB: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number({ message: "must be a number of kilobytes" }).positive("must be above 0").default(1024),
+  ),
   METRICS_ENABLED: booleanFlag,
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
   BACKUP_DIR: optionalString,
-  BACKUP_KEEP: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ message: "must be a number" }).int("must be an integer").min(1, "must be at least 1").optional()),
+  BACKUP_KEEP: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.coerce.number({ message: "must be a number" }).int("must be an integer").min(1, "must be at least 1").optional(),
+  ),
   SWITCHYARD_CLOCK_OFFSET_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().default(0)),
   GITHUB_OAUTH_AUTHORIZE_URL: endpoint("https://github.com/login/oauth/authorize"),
   GITHUB_OAUTH_TOKEN_URL: endpoint("https://github.com/login/oauth/access_token"),
@@ -194,7 +208,10 @@ export function readConfig(environment: Record<string, string | undefined>, port
       imageUpload: Math.round(env.MAX_IMAGE_UPLOAD_MB * 1024 * 1024),
       api: Math.round(env.MAX_API_BODY_KB * 1024),
     },
-    outboundAllowedHosts: (env.OUTBOUND_ALLOWED_HOSTS ?? "").split(",").map((host) => host.trim()).filter(Boolean),
+    outboundAllowedHosts: (env.OUTBOUND_ALLOWED_HOSTS ?? "")
+      .split(",")
+      .map((host) => host.trim())
+      .filter(Boolean),
     clockOffsetMs: env.SWITCHYARD_CLOCK_OFFSET_MS,
     metrics: env.METRICS_ENABLED ? { enabled: true, token: env.METRICS_TOKEN! } : { enabled: false },
     backup: { dir: env.BACKUP_DIR, keep: env.BACKUP_KEEP },

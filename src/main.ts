@@ -6,7 +6,7 @@ import { helpText, readCommandLine, type CommandLine } from "./command-line.ts";
 import { ConfigError } from "./config-error.ts";
 import type { Config } from "./config.ts";
 import { ensureRuntimeEnvironment } from "./runtime-environment.ts";
-import { productVersion } from "./version.ts";
+import { versionLine } from "./version.ts";
 
 function exitOnConfigError(error: unknown): never {
   if (error instanceof ConfigError) {
@@ -24,7 +24,7 @@ export async function main(): Promise<void> {
   } catch (error) {
     exitOnConfigError(error);
   }
-  if (commandLine.action === "version") return void console.log(productVersion);
+  if (commandLine.action === "version") return void console.log(versionLine());
   if (commandLine.action === "help") return void console.log(helpText);
   // May replace the process (execve); config.ts (zod and the schema, about 5 ms) is loaded after
   // it, so only the process that serves evaluates it.
@@ -42,12 +42,20 @@ export async function main(): Promise<void> {
     const { importCommand } = await import("./import/import-command.ts");
     process.exit(await importCommand(config, commandLine.request));
   }
+  if (commandLine.action === "prices") {
+    const { pricesCommand } = await import("./prices/prices-command.ts");
+    process.exit(await pricesCommand(config, commandLine.request));
+  }
   if (commandLine.action === "backup") {
     const { backupCommand } = await import("./backup/backup-command.ts");
     process.exit(await backupCommand(config, commandLine.file));
   }
-  const { startServer } = await import("./server.ts");
-  const server = await startServer(config);
+  const { startServer, StartRefused } = await import("./server.ts");
+  const server = await startServer(config).catch((error: unknown) => {
+    if (!(error instanceof StartRefused)) throw error;
+    console.error(`switchyard: ${error.message}`);
+    process.exit(1);
+  });
   Bun.unsafe.setJITPolicy(1);
   // One stop, whatever arrives after it (systemd's SIGTERM, then an impatient Ctrl-C): the
   // process exits 0 only once every request is settled or released (shutdown.ts).

@@ -22,7 +22,7 @@ const wanted: Record<string, string> = {
   BUN_JSC_forceRAMSize: String(512 * 1024 * 1024),
 };
 
-/** The exact command line this process was started with (Linux), else Bun's view of it. */
+/** The exact command line this process was started with (Linux), else Bun's view of it (macOS). */
 function commandLine(): string[] {
   try {
     const raw = readFileSync("/proc/self/cmdline", "utf8");
@@ -32,7 +32,17 @@ function commandLine(): string[] {
   } catch {
     // not Linux
   }
-  return [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
+  return commandLineFromArgv(process, Bun.isStandaloneExecutable);
+}
+
+/**
+ * The command line as Bun reports it. A compiled executable's argv is ["bun", its virtual entry
+ * (/$bunfs/root/...), ...arguments]: the entry is not an argument, and passed on it would be
+ * read as an unknown one.
+ */
+export function commandLineFromArgv(running: { execPath: string; execArgv: string[]; argv: string[] }, standalone: boolean): string[] {
+  if (standalone) return [running.execPath, ...running.argv.slice(2)];
+  return [running.execPath, ...running.execArgv, ...running.argv.slice(1)];
 }
 
 export function ensureRuntimeEnvironment(): void {
@@ -42,6 +52,8 @@ export function ensureRuntimeEnvironment(): void {
     process.execve(process.execPath, commandLine(), { ...process.env, ...Object.fromEntries(missing) });
   } catch (error) {
     // Keep running with Bun's defaults rather than not at all.
-    console.error(`switchyard: could not apply ${missing.map(([name]) => name).join(", ")}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `switchyard: could not apply ${missing.map(([name]) => name).join(", ")}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

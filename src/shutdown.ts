@@ -6,13 +6,14 @@
 //      then the rest are cut: before their answer, the hold goes back and they get 503; streams
 //      are settled on what was delivered and end with an error event (relay/in-flight.ts);
 //   4. the other requests in progress (/api, pages) finish; connections still open are closed;
-//   5. the ledger commits every queued move (drainLedger), then the shared state and the store
-//      close. Only then does the process exit, with 0.
+//   5. the ledger commits every queued move (drainLedger), the error log writes what waits, then
+//      the shared state and the store close. Only then does the process exit, with 0.
 import type { Server } from "bun";
 import { logger } from "./logger.ts";
 import { stopJobs } from "./jobs/scheduler.ts";
 import { drainRelayFlights, relayFlightCount, relayFlightsEnded } from "./relay/in-flight.ts";
 import { drainLedger } from "./services/billing/quota-holds.ts";
+import { flushErrorLogs } from "./services/logs/error-log-book.ts";
 
 export type StoppableParts = {
   server: Server<unknown>;
@@ -35,7 +36,8 @@ export async function stopGracefully(parts: StoppableParts, reason: string): Pro
   const connectionsClosed = parts.server.stop(false);
   const jobsStopped = stopJobs();
   const relay = await drainRelayFlights(graceMs);
-  if (relay.cut > 0) logger.warn("cut relay requests still running after the grace period", { cut: relay.cut, graceSeconds: parts.graceSeconds });
+  if (relay.cut > 0)
+    logger.warn("cut relay requests still running after the grace period", { cut: relay.cut, graceSeconds: parts.graceSeconds });
   let relayEnded = await within(relayFlightsEnded(), closingMs);
   // A client that stopped reading (or never finished sending) keeps its connection: close them,
   // which also ends a request still reading its body.
@@ -43,6 +45,8 @@ export async function stopGracefully(parts: StoppableParts, reason: string): Pro
   if (!relayEnded) relayEnded = await within(relayFlightsEnded(), closingMs);
   await within(jobsStopped, graceMs);
   await drainLedger();
+  // The error log entries still waiting for their batch (they are a record, not money).
+  await within(flushErrorLogs({ everything: true }), closingMs);
   await parts.closeShared();
   await parts.closeStore();
   if (!relayEnded) {

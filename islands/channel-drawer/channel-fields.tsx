@@ -4,20 +4,38 @@
 import type { ReactNode } from "react";
 import type { IslandTranslate } from "../island-i18n.ts";
 
-export function Field(props: { label: string; hint?: string; children: ReactNode }) {
+/** A refusal of the server about one field, shown beside it. */
+export function FieldError(props: { message?: string }) {
+  return props.message ? (
+    <span role="alert" className="text-error mt-1 block text-sm">
+      {props.message}
+    </span>
+  ) : null;
+}
+
+export function Field(props: { label: string; hint?: string; error?: string; children: ReactNode }) {
   return (
-    <label className="form-control w-full">
+    // biome-ignore lint/a11y/noLabelWithoutControl: every caller passes exactly one control as the children, which the label wraps and so names
+    <label className="form-control w-full" data-invalid={props.error ? "" : undefined}>
       <span className="label-text mb-1 block text-sm">{props.label}</span>
       {props.children}
       {props.hint ? <span className="text-base-content/60 mt-1 block text-xs">{props.hint}</span> : null}
+      <FieldError message={props.error} />
     </label>
   );
 }
 
-export function JsonField(props: { t: IslandTranslate; label: string; value: string; template: string; onChange: (value: string) => void }) {
+export function JsonField(props: {
+  t: IslandTranslate;
+  label: string;
+  value: string;
+  template: string;
+  error?: string;
+  onChange: (value: string) => void;
+}) {
   const { t } = props;
   return (
-    <div className="form-control w-full">
+    <div className="form-control w-full" data-invalid={props.error ? "" : undefined}>
       <div className="mb-1 flex items-center justify-between">
         <span className="label-text text-sm">{props.label}</span>
         <button type="button" className="btn btn-ghost btn-xs" onClick={() => props.onChange(props.template)}>
@@ -28,15 +46,23 @@ export function JsonField(props: { t: IslandTranslate; label: string; value: str
         className="textarea textarea-bordered w-full font-mono text-xs"
         rows={3}
         aria-label={props.label}
+        aria-invalid={props.error ? true : undefined}
         placeholder={props.template}
         value={props.value}
         onChange={(event) => props.onChange(event.target.value)}
       />
+      <FieldError message={props.error} />
     </div>
   );
 }
 
-export function GroupPicker(props: { t: IslandTranslate; groups: string[]; selected: string[]; onChange: (groups: string[]) => void }) {
+export function GroupPicker(props: {
+  t: IslandTranslate;
+  groups: string[];
+  selected: string[];
+  error?: string;
+  onChange: (groups: string[]) => void;
+}) {
   const { t, selected } = props;
   const all = [...new Set([...props.groups, ...selected])];
   return (
@@ -55,6 +81,7 @@ export function GroupPicker(props: { t: IslandTranslate; groups: string[]; selec
           </label>
         ))}
       </div>
+      <FieldError message={props.error} />
     </fieldset>
   );
 }

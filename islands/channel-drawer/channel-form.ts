@@ -1,12 +1,21 @@
-// The channel drawer's form state and how it maps to and from /api/channel (spec §3 Channel:
-// comma strings on the wire, lists in the form). Defaults follow spec §9.
+// The channel drawer's form state and how it maps to and from /api/channel (comma
+// strings on the wire, lists in the form). Defaults are new-api's (docs/COMPATIBILITY.md, Defaults and limits).
 import { channelTypeInfo } from "../../src/services/channels/channel-types.ts";
+
+export type KeyMode = "single" | "batch" | "multi";
 
 export type ChannelForm = {
   type: number;
   name: string;
   key: string;
-  batch: boolean;
+  /** single: one key; batch: one channel per key line; multi: one channel holding every key. */
+  keyMode: KeyMode;
+  /** How a multi-key channel picks its key. */
+  multiKeyMode: "random" | "polling";
+  /** Editing a multi-key channel: the key text adds to its keys instead of replacing them. */
+  appendKeys: boolean;
+  /** The channel being edited holds several keys already. */
+  wasMultiKey: boolean;
   base_url: string;
   other: string;
   openai_organization: string;
@@ -22,7 +31,7 @@ export type ChannelForm = {
   tag: string;
 };
 
-/** The templates spec §9 names for the JSON fields. */
+/** The templates new-api offers for the JSON fields. */
 export const templates = {
   model_mapping: JSON.stringify({ "gpt-3.5-turbo": "gpt-3.5-turbo-0125" }, null, 2),
   status_code_mapping: JSON.stringify({ "400": "500" }, null, 2),
@@ -35,7 +44,10 @@ export function emptyForm(type = 1): ChannelForm {
     type,
     name: "",
     key: "",
-    batch: false,
+    keyMode: "single",
+    multiKeyMode: "random",
+    appendKeys: true,
+    wasMultiKey: false,
     base_url: "",
     other: info?.other?.defaultValue ?? "",
     openai_organization: "",
@@ -82,16 +94,34 @@ export type ChannelRecord = {
   weight: number;
   auto_ban: number;
   tag: string | null;
+  channel_info?: string;
 };
 
-const list = (text: string) => text.split(",").map((part) => part.trim()).filter(Boolean);
+function multiKeyInfoOf(channel: ChannelRecord): { multi: boolean; mode: "random" | "polling" } {
+  try {
+    const info = JSON.parse(channel.channel_info || "{}") as { is_multi_key?: boolean; multi_key_mode?: string };
+    return { multi: info.is_multi_key === true, mode: info.multi_key_mode === "polling" ? "polling" : "random" };
+  } catch {
+    return { multi: false, mode: "random" };
+  }
+}
+
+const list = (text: string) =>
+  text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
 
 export function formOf(channel: ChannelRecord): ChannelForm {
+  const keys = multiKeyInfoOf(channel);
   return {
     type: channel.type,
     name: channel.name,
     key: "",
-    batch: false,
+    keyMode: keys.multi ? "multi" : "single",
+    multiKeyMode: keys.mode,
+    appendKeys: true,
+    wasMultiKey: keys.multi,
     base_url: channel.base_url,
     other: channel.other,
     openai_organization: channel.openai_organization ?? "",
@@ -108,8 +138,27 @@ export function formOf(channel: ChannelRecord): ChannelForm {
   };
 }
 
-/** The request body; an edit without a new key leaves the stored key alone. */
+/**
+ * The request body; an edit without a new key leaves the stored key alone. A new multi-key
+ * channel goes in new-api's form ({mode: "multi_to_single", multi_key_mode, channel}).
+ */
 export function bodyOf(form: ChannelForm, id?: number): Record<string, unknown> {
+  const channel = channelBodyOf(form, id);
+  if (id === undefined) {
+    if (form.keyMode === "multi") return { mode: "multi_to_single", multi_key_mode: form.multiKeyMode, channel };
+    // One key, or one channel per key line (the server splits the lines, as before).
+    return channel;
+  }
+  if (form.keyMode !== "multi") return channel;
+  return {
+    ...channel,
+    multi_key: true,
+    multi_key_mode: form.multiKeyMode,
+    ...(form.key.trim() ? { key_mode: form.wasMultiKey && form.appendKeys ? "append" : "replace" } : {}),
+  };
+}
+
+function channelBodyOf(form: ChannelForm, id?: number): Record<string, unknown> {
   return {
     ...(id !== undefined ? { id } : {}),
     type: form.type,

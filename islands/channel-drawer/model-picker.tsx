@@ -1,7 +1,7 @@
 /** @jsxImportSource react */
 // The channel drawer's model multi-select: chosen models as removable chips, a searchable list
 // of known names, buttons to fill the type's models, all models, the upstream's list (fetched
-// through the gateway) or none, and custom names (comma separated; repeats refused, spec §5).
+// through the gateway) or none, and custom names (comma separated; repeats refused).
 import { useMemo, useState } from "react";
 import type { IslandTranslate } from "../island-i18n.ts";
 
@@ -11,6 +11,8 @@ export type ModelPickerProps = {
   options: string[];
   typeModels: string[];
   fetching: boolean;
+  /** What the last action said (a refusal of the form, a fetch's result), shown under the buttons. */
+  notice?: { kind: "error" | "success"; text: string };
   onChange: (models: string[]) => void;
   onFetch: () => void;
   onError: (message: string) => void;
@@ -29,7 +31,10 @@ export function ModelPicker(props: ModelPickerProps) {
 
   const toggle = (model: string) => props.onChange(chosen.has(model) ? selected.filter((item) => item !== model) : [...selected, model]);
   const addCustom = () => {
-    const names = custom.split(",").map((name) => name.trim()).filter(Boolean);
+    const names = custom
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean);
     if (names.length === 0) return;
     if (names.some((name) => chosen.has(name)) || new Set(names).size !== names.length) return props.onError(t("某些模型已存在！"));
     props.onChange([...selected, ...names]);
@@ -39,17 +44,17 @@ export function ModelPicker(props: ModelPickerProps) {
   return (
     <fieldset className="fieldset">
       <legend className="fieldset-legend">{t("模型")}</legend>
-      <div className="flex flex-wrap gap-1" aria-label={t("已选模型")}>
-        {selected.length === 0 ? <span className="text-base-content/60 text-xs">{t("尚未选择模型")}</span> : null}
+      {selected.length === 0 ? <span className="text-base-content/60 text-xs">{t("尚未选择模型")}</span> : null}
+      <ul className="flex flex-wrap gap-1" aria-label={t("已选模型")}>
         {selected.map((model) => (
-          <span key={model} className="badge badge-sm badge-primary gap-1">
+          <li key={model} className="badge badge-sm badge-primary gap-1">
             {model}
             <button type="button" aria-label={t("移除 {{model}}", { model })} onClick={() => toggle(model)}>
               {"×"}
             </button>
-          </span>
+          </li>
         ))}
-      </div>
+      </ul>
       <div className="flex flex-wrap gap-1">
         <button type="button" className="btn btn-xs" onClick={() => props.onChange([...new Set([...selected, ...props.typeModels])])}>
           {t("填入相关模型")}
@@ -65,6 +70,15 @@ export function ModelPicker(props: ModelPickerProps) {
           {t("清除所有模型")}
         </button>
       </div>
+      {props.notice ? (
+        <span
+          role={props.notice.kind === "error" ? "alert" : "status"}
+          className={`${props.notice.kind === "error" ? "text-error" : "text-success"} block text-sm`}
+          data-models-notice
+        >
+          {props.notice.text}
+        </span>
+      ) : null}
       <input
         className="input input-bordered input-sm w-full"
         placeholder={t("搜索模型")}

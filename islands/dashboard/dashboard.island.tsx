@@ -1,7 +1,7 @@
 // Browser entry of the dashboard island (see dashboard.tsx). echarts is handed in here, the one
 // place only browsers load, and stays a separate chunk loaded when the first chart is drawn.
 import { mountIsland } from "../hydrate.ts";
-import { Dashboard, provideChartLibrary } from "./dashboard.tsx";
+import { dashboardIsland, provideChartLibrary } from "./dashboard.tsx";
 
 provideChartLibrary(() => import("./echarts-setup.ts"));
-mountIsland("dashboard", Dashboard);
+mountIsland(dashboardIsland);

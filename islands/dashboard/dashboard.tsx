@@ -1,17 +1,31 @@
 /** @jsxImportSource react */
-// The usage dashboard (spec §2 Dashboard): consumption by model over time, calls by model, and,
-// for admins, consumption by user; granularity hour, day or week; admins see everyone or filter
-// by one user and may refresh the rollups at once. The first data comes with the page; changes of
-// range, granularity or user reload from /api/data/.
-import { useEffect, useMemo, useRef, useState } from "react";
-import { apiCall } from "../console/api-client.ts";
-import { showToast } from "../console/toasts.ts";
+// The usage dashboard : stat cards with trend lines (stat-cards.tsx),
+// consumption by model over time, calls by model, and, for admins, consumption by user;
+// granularity hour, day or week; admins see everyone or filter by one user and may refresh the
+// rollups at once. The first data comes with the page; changes of range, granularity or user
+// reload from /api/data/ (recent hours are read from the logs, so new calls show at once). The
+// charts follow the console's theme, also when it is toggled on the page.
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { apiCall } from "../../console-runtime/api-client.ts";
+import { showToast } from "../../console-runtime/toasts.ts";
 import type { Language } from "../../src/i18n/languages.ts";
 import { moneyTranslator, type MoneyTranslate } from "../shared/money-translator.ts";
-import { granularitySpans, quotaByModelOverTime, totals, totalsBy, type Granularity, type UsageRow } from "./usage-series.ts";
+import {
+  granularitySpans,
+  perMinute,
+  quotaByModelOverTime,
+  totals,
+  totalsBy,
+  totalsOverTime,
+  type Granularity,
+  type UsageRow,
+} from "./usage-series.ts";
 import { formatDollars } from "../../src/console/format.ts";
-import { formatLocalTime, parseLocalTime } from "../console/local-time.ts";
+import { formatLocalTime, parseLocalTime } from "../../console-runtime/local-time.ts";
 import { DateTimeInput } from "../shared/date-time-input.tsx";
+import { currentTheme } from "../../console-runtime/preferences.ts";
+import { StatCards } from "./stat-cards.tsx";
+import { defineIsland } from "../island-definition.ts";
 
 export type DashboardProps = {
   language: Language;
@@ -21,6 +35,9 @@ export type DashboardProps = {
   start: number;
   end: number;
   rows: UsageRow[];
+  /** The signed-in user's own balance and all they used (quota units). */
+  balance: number;
+  usedQuota: number;
   quotaPerUnit: number;
   displayInCurrency: boolean;
   /** When the rollups were last refreshed (unix seconds, 0 unknown) and how often they are. */
@@ -43,8 +60,28 @@ export function provideChartLibrary(load: () => Promise<ChartLibrary>): void {
   loadChartLibrary = load;
 }
 
-/** One echarts chart; the library is loaded on first use. */
-function Chart(props: { option: ChartOption; label: string; testId: string }) {
+type Theme = "light" | "dark";
+
+/** The console's theme (preferences.ts), followed as the toggle or the system changes it. */
+function useTheme(): Theme {
+  const [theme, setTheme] = useState<Theme>("light");
+  useEffect(() => {
+    const update = () => setTheme(currentTheme());
+    update();
+    const observer = new MutationObserver(update);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+    const system = window.matchMedia("(prefers-color-scheme: dark)");
+    system.addEventListener("change", update);
+    return () => {
+      observer.disconnect();
+      system.removeEventListener("change", update);
+    };
+  }, []);
+  return theme;
+}
+
+/** One echarts chart; the library is loaded on first use. echarts' dark theme on a clear ground. */
+function Chart(props: { option: ChartOption; label: string; testId: string; theme: Theme }) {
   const element = useRef<HTMLDivElement>(null);
   useEffect(() => {
     let disposed = false;
@@ -52,17 +89,19 @@ function Chart(props: { option: ChartOption; label: string; testId: string }) {
     const resize = () => chart?.resize();
     void loadChartLibrary?.().then(({ echarts }) => {
       if (disposed || !element.current) return;
-      chart = echarts.init(element.current, undefined, { renderer: "svg" });
-      chart.setOption(props.option, true);
+      chart = echarts.init(element.current, props.theme === "dark" ? "dark" : undefined, { renderer: "svg" });
+      chart.setOption({ ...props.option, backgroundColor: "transparent" }, true);
       element.current.dataset.drawn = "true";
+      element.current.dataset.theme = props.theme;
       window.addEventListener("resize", resize);
     });
     return () => {
       disposed = true;
       window.removeEventListener("resize", resize);
       chart?.dispose();
+      if (element.current) element.current.dataset.drawn = "false";
     };
-  }, [props.option]);
+  }, [props.option, props.theme]);
   return <div ref={element} role="img" aria-label={props.label} data-testid={props.testId} className="h-80 w-full" />;
 }
 
@@ -89,7 +128,14 @@ function options(rows: UsageRow[], granularity: Granularity, props: DashboardPro
     calls: {
       tooltip: { trigger: "item" },
       legend: { type: "scroll", bottom: 0 },
-      series: [{ name: t("调用次数"), type: "pie", radius: ["35%", "65%"], data: byModel.map((entry) => ({ name: entry.name, value: entry.totals.count })) }],
+      series: [
+        {
+          name: t("调用次数"),
+          type: "pie",
+          radius: ["35%", "65%"],
+          data: byModel.map((entry) => ({ name: entry.name, value: entry.totals.count })),
+        },
+      ],
     },
     users: {
       tooltip,
@@ -99,15 +145,6 @@ function options(rows: UsageRow[], granularity: Granularity, props: DashboardPro
       series: [{ name: t("消耗额度"), type: "bar", data: byUser.map((entry) => money(entry.totals.quota)).reverse() }],
     },
   };
-}
-
-function Stat(props: { label: string; value: string; testId: string }) {
-  return (
-    <div className="stat">
-      <div className="stat-title">{props.label}</div>
-      <div className="stat-value text-2xl" data-testid={props.testId}>{props.value}</div>
-    </div>
-  );
 }
 
 export function Dashboard(props: DashboardProps) {
@@ -120,24 +157,37 @@ export function Dashboard(props: DashboardProps) {
   useEffect(() => {
     setStart(toInput(props.start));
     setEnd(toInput(props.end));
-  }, []);
+  }, [props.start, props.end]);
   const [username, setUsername] = useState("");
   const [rolledUpAt, setRolledUpAt] = useState(props.rolledUpAt);
   // Shown in the browser's time zone, so only after hydration (the server cannot know it).
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const [busy, setBusy] = useState(false);
+  const [account, setAccount] = useState({ balance: props.balance, used: props.usedQuota });
+  const theme = useTheme();
+  const startField = useId();
+  const endField = useId();
+
+  // The range of the rows shown (the RPM and TPM cards divide by it).
+  const [queried, setQueried] = useState({ start: props.start, end: props.end });
 
   const load = async (range?: { start: number; end: number }) => {
     setBusy(true);
-    const query = new URLSearchParams({
-      start_timestamp: String(range?.start ?? (start ? fromInput(start) : props.start)),
-      end_timestamp: String(range?.end ?? (end ? fromInput(end) : props.end)),
-    });
+    const chosen = {
+      start: range?.start ?? (start ? fromInput(start) : props.start),
+      end: range?.end ?? (end ? fromInput(end) : props.end),
+    };
+    const query = new URLSearchParams({ start_timestamp: String(chosen.start), end_timestamp: String(chosen.end) });
     if (props.isAdmin && username.trim()) query.set("username", username.trim());
     try {
-      const envelope = await apiCall<UsageRow[]>("GET", `/api/data/${props.isAdmin ? "" : "self"}?${query}`);
+      const [envelope, self] = await Promise.all([
+        apiCall<UsageRow[]>("GET", `/api/data/${props.isAdmin ? "" : "self"}?${query}`),
+        apiCall<{ quota: number; used_quota: number }>("GET", "/api/user/self"),
+      ]);
       setRows(envelope.data ?? []);
+      setQueried(chosen);
+      if (self.data) setAccount({ balance: self.data.quota, used: self.data.used_quota });
     } catch {
       // apiCall showed why.
     } finally {
@@ -167,8 +217,11 @@ export function Dashboard(props: DashboardProps) {
   };
 
   const sum = totals(rows);
-  const charts = useMemo(() => options(rows, granularity, props, t), [rows, granularity]);
-  const quotaText = props.displayInCurrency ? formatDollars(sum.quota / props.quotaPerUnit) : String(sum.quota);
+  const charts = useMemo(() => options(rows, granularity, props, t), [rows, granularity, props, t]);
+  const trend = useMemo(() => totalsOverTime(rows, granularity).totals, [rows, granularity]);
+  const money = (quota: number) => (props.displayInCurrency ? formatDollars(quota / props.quotaPerUnit) : String(quota));
+  // The server renders "now" as the page's time; the browser's clock takes over after hydration.
+  const rate = perMinute(sum, queried.start, queried.end, hydrated ? Math.floor(Date.now() / 1000) : props.end - 3600);
 
   return (
     <div className="flex flex-col gap-4">
@@ -180,17 +233,25 @@ export function Dashboard(props: DashboardProps) {
         }}
       >
         <div className="card-body flex-row flex-wrap items-end gap-3">
-          <label className="form-control">
-            <span className="label-text mb-1 block text-sm">{t("起始时间")}</span>
-            <DateTimeInput value={start} onChange={setStart} pickLabel={t("选择日期和时间")} />
-          </label>
-          <label className="form-control">
-            <span className="label-text mb-1 block text-sm">{t("结束时间")}</span>
-            <DateTimeInput value={end} onChange={setEnd} pickLabel={t("选择日期和时间")} />
-          </label>
+          <div className="form-control">
+            <label htmlFor={startField} className="label-text mb-1 block text-sm">
+              {t("起始时间")}
+            </label>
+            <DateTimeInput id={startField} value={start} onChange={setStart} pickLabel={t("选择日期和时间")} />
+          </div>
+          <div className="form-control">
+            <label htmlFor={endField} className="label-text mb-1 block text-sm">
+              {t("结束时间")}
+            </label>
+            <DateTimeInput id={endField} value={end} onChange={setEnd} pickLabel={t("选择日期和时间")} />
+          </div>
           <label className="form-control">
             <span className="label-text mb-1 block text-sm">{t("时间粒度")}</span>
-            <select className="select select-bordered select-sm" value={granularity} onChange={(event) => changeGranularity(event.target.value as Granularity)}>
+            <select
+              className="select select-bordered select-sm"
+              value={granularity}
+              onChange={(event) => changeGranularity(event.target.value as Granularity)}
+            >
               <option value="hour">{t("小时")}</option>
               <option value="day">{t("天")}</option>
               <option value="week">{t("周")}</option>
@@ -199,25 +260,42 @@ export function Dashboard(props: DashboardProps) {
           {props.isAdmin ? (
             <label className="form-control">
               <span className="label-text mb-1 block text-sm">{t("用户名称")}</span>
-              <input className="input input-bordered input-sm" value={username} placeholder={t("全部用户")} onChange={(event) => setUsername(event.target.value)} />
+              <input
+                className="input input-bordered input-sm"
+                value={username}
+                placeholder={t("全部用户")}
+                onChange={(event) => setUsername(event.target.value)}
+              />
             </label>
           ) : null}
-          <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>{t("查询")}</button>
+          <button type="submit" className="btn btn-primary btn-sm" disabled={busy}>
+            {t("查询")}
+          </button>
           {props.isAdmin ? (
-            <button type="button" className="btn btn-sm" onClick={() => void refresh()}>{t("立即更新数据")}</button>
+            <button type="button" className="btn btn-sm" onClick={() => void refresh()}>
+              {t("立即更新数据")}
+            </button>
           ) : null}
         </div>
       </form>
       <p className="text-base-content/60 text-sm" data-testid="rollup-note">
         {hydrated && rolledUpAt > 0
-          ? t("数据汇总于 {{time}}，每 {{minutes}} 分钟汇总一次", { time: formatLocalTime(rolledUpAt), minutes: props.rollupMinutes })
-          : t("每 {{minutes}} 分钟汇总一次", { minutes: props.rollupMinutes })}
+          ? t("最近的调用即时计入；更早的数据汇总于 {{time}}，每 {{minutes}} 分钟汇总一次", {
+              time: formatLocalTime(rolledUpAt),
+              minutes: props.rollupMinutes,
+            })
+          : t("最近的调用即时计入；更早的数据每 {{minutes}} 分钟汇总一次", { minutes: props.rollupMinutes })}
       </p>
-      <div className="stats bg-base-100 shadow-sm max-md:stats-vertical">
-        <Stat label={t("消耗额度")} value={quotaText} testId="total-quota" />
-        <Stat label={t("调用次数")} value={String(sum.count)} testId="total-count" />
-        <Stat label={t("Token 总数")} value={String(sum.tokens)} testId="total-tokens" />
-      </div>
+      <StatCards
+        t={t}
+        money={money}
+        balance={account.balance}
+        usedQuota={account.used}
+        sum={sum}
+        rate={rate}
+        trend={trend}
+        granularity={granularity}
+      />
       {rows.length === 0 ? (
         <div role="status" className="alert">
           <span>{t("所选时间内没有数据")}</span>
@@ -227,20 +305,20 @@ export function Dashboard(props: DashboardProps) {
           <section className="card bg-base-100 shadow-sm xl:col-span-2">
             <div className="card-body">
               <h2 className="card-title text-base">{t("模型消耗分布")}</h2>
-              <Chart option={charts.models} label={t("模型消耗分布")} testId="chart-models" />
+              <Chart option={charts.models} label={t("模型消耗分布")} testId="chart-models" theme={theme} />
             </div>
           </section>
           <section className="card bg-base-100 shadow-sm">
             <div className="card-body">
               <h2 className="card-title text-base">{t("模型调用次数占比")}</h2>
-              <Chart option={charts.calls} label={t("模型调用次数占比")} testId="chart-calls" />
+              <Chart option={charts.calls} label={t("模型调用次数占比")} testId="chart-calls" theme={theme} />
             </div>
           </section>
           {props.isAdmin ? (
             <section className="card bg-base-100 shadow-sm">
               <div className="card-body">
                 <h2 className="card-title text-base">{t("用户消耗排行")}</h2>
-                <Chart option={charts.users} label={t("用户消耗排行")} testId="chart-users" />
+                <Chart option={charts.users} label={t("用户消耗排行")} testId="chart-users" theme={theme} />
               </div>
             </section>
           ) : null}
@@ -249,3 +327,6 @@ export function Dashboard(props: DashboardProps) {
     </div>
   );
 }
+
+/** The island's one declaration (island-definition.ts): rendered by /detail, mounted by dashboard.island.tsx. */
+export const dashboardIsland = defineIsland("dashboard", Dashboard);

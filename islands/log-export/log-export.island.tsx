@@ -1,10 +1,11 @@
-// CSV export of the /log page's filtered rows (spec §2: "exports CSV according to labels").
+// CSV export of the /log page's filtered rows, with the log table's columns in their order.
 // A plain script, not React: it reads the filter form, pages through /api/log, and lets
-// papaparse quote the cells. Column titles come translated from the page (data-labels).
+// papaparse quote the cells. The fields and their titles, in the page's language, come from the
+// table's column list (data-labels, written by logExportLabels in log-table.tsx).
 import Papa from "papaparse";
-import { apiCall } from "../console/api-client.ts";
-import { formatLocalTime, parseLocalTime } from "../console/local-time.ts";
-import { showToast } from "../console/toasts.ts";
+import { apiCall } from "../../console-runtime/api-client.ts";
+import { formatLocalTime, parseLocalTime } from "../../console-runtime/local-time.ts";
+import { showToast } from "../../console-runtime/toasts.ts";
 
 type Entry = Record<string, unknown> & { created_at: number; type: number; quota: number; is_stream: boolean };
 type Page = { items: Entry[]; total: number };

@@ -13,11 +13,21 @@ export type PriceList = {
 
 export type MoneyDisplay = { quotaPerUnit: number; displayInCurrency: boolean };
 
-export function answerQuota(prices: PriceList, model: string, group: string, usage: Usage | undefined, quotaPerUnit: number): number | undefined {
+export function answerQuota(
+  prices: PriceList,
+  model: string,
+  group: string,
+  usage: Usage | undefined,
+  quotaPerUnit: number,
+): number | undefined {
   const price = prices.models[model];
   if (!price || !usage) return undefined;
   const groupRatio = prices.groupRatios[group] ?? 1;
-  return quotaForUsage({ ...price, groupRatio }, { promptTokens: usage.prompt_tokens ?? 0, completionTokens: usage.completion_tokens ?? 0 }, quotaPerUnit);
+  return quotaForUsage(
+    { ...price, groupRatio },
+    { promptTokens: usage.prompt_tokens ?? 0, completionTokens: usage.completion_tokens ?? 0 },
+    quotaPerUnit,
+  );
 }
 
 /** Two significant digits below a dollar, cents above: $0.0042, $0.31, $12.40. */

@@ -1,10 +1,10 @@
-// Sending one chat completion to /pg/chat/completions (spec §7) and reading the answer: a stream
+// Sending one chat completion to /pg/chat/completions and reading the answer: a stream
 // of server-sent events whose data lines carry OpenAI chunks and end with [DONE], or one JSON
 // answer when streaming is off. Content and reasoning pieces are handed over as they arrive, the
 // usage (the stream's usage chunk, asked for with stream_options) at the end, with the times.
 // An error (HTTP, or an error object in the stream) comes back as its message; a stop (the
 // caller aborts) as `stopped`, after which the relay ends the upstream call.
-import { reportHttpFailure, userHeaders } from "../console/api-client.ts";
+import { reportHttpFailure, userHeaders } from "../../console-runtime/api-client.ts";
 
 export type Usage = { prompt_tokens?: number; completion_tokens?: number };
 
@@ -67,7 +67,13 @@ function deliver(delta: Delta | undefined, listener: AnswerListener): boolean {
 
 export async function sendChat(body: Record<string, unknown>, listener: AnswerListener, signal: AbortSignal): Promise<ChatOutcome> {
   const clock = new Clock();
-  const failed = (error: string, usage?: Usage): ChatOutcome => ({ ok: false, stopped: signal.aborted, error, usage, timing: clock.timing() });
+  const failed = (error: string, usage?: Usage): ChatOutcome => ({
+    ok: false,
+    stopped: signal.aborted,
+    error,
+    usage,
+    timing: clock.timing(),
+  });
   let response: Response;
   try {
     response = await fetch("/pg/chat/completions", {

@@ -15,7 +15,9 @@ function displayBody(body: Record<string, unknown>, shorten: boolean): Record<st
   if (!shorten) return body;
   return JSON.parse(
     JSON.stringify(body, (_key, value) =>
-      typeof value === "string" && value.startsWith("data:") && value.length > shortenLimit ? `${value.slice(0, 48)}…(${Math.round(value.length / 1024)} KB)` : value,
+      typeof value === "string" && value.startsWith("data:") && value.length > shortenLimit
+        ? `${value.slice(0, 48)}…(${Math.round(value.length / 1024)} KB)`
+        : value,
     ),
   ) as Record<string, unknown>;
 }
@@ -53,13 +55,25 @@ const pythonName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function python({ baseUrl, key, body, shorten }: SampleInput): string {
   const shown = displayBody(body, shorten);
-  const lines = [`from openai import OpenAI`, ``, `client = OpenAI(base_url=${JSON.stringify(`${baseUrl}/v1`)}, api_key=${JSON.stringify(key)})`, ``];
+  const lines = [
+    `from openai import OpenAI`,
+    ``,
+    `client = OpenAI(base_url=${JSON.stringify(`${baseUrl}/v1`)}, api_key=${JSON.stringify(key)})`,
+    ``,
+  ];
   const known = Object.entries(shown).filter(([name]) => pythonName.test(name));
   lines.push(`response = client.chat.completions.create(`);
   for (const [name, value] of known) lines.push(`    ${name}=${pythonLiteral(value, "    ")},`);
   lines.push(`)`);
   if (body.stream) {
-    lines.push(``, `for chunk in response:`, `    if chunk.choices and chunk.choices[0].delta.content:`, `        print(chunk.choices[0].delta.content, end="", flush=True)`, `    if chunk.usage:`, `        print("\\n", chunk.usage)`);
+    lines.push(
+      ``,
+      `for chunk in response:`,
+      `    if chunk.choices and chunk.choices[0].delta.content:`,
+      `        print(chunk.choices[0].delta.content, end="", flush=True)`,
+      `    if chunk.usage:`,
+      `        print("\\n", chunk.usage)`,
+    );
   } else {
     lines.push(``, `print(response.choices[0].message.content)`, `print(response.usage)`);
   }
@@ -76,7 +90,13 @@ function javascript({ baseUrl, key, body, shorten }: SampleInput): string {
     `const response = await client.chat.completions.create(${json});`,
   ];
   if (body.stream) {
-    lines.push(``, `for await (const chunk of response) {`, `  process.stdout.write(chunk.choices[0]?.delta?.content ?? "");`, `  if (chunk.usage) console.log("\\n", chunk.usage);`, `}`);
+    lines.push(
+      ``,
+      `for await (const chunk of response) {`,
+      `  process.stdout.write(chunk.choices[0]?.delta?.content ?? "");`,
+      `  if (chunk.usage) console.log("\\n", chunk.usage);`,
+      `}`,
+    );
   } else {
     lines.push(``, `console.log(response.choices[0].message.content, response.usage);`);
   }

@@ -64,10 +64,15 @@ export function Composer(props: Props) {
       }}
     >
       {props.images.length > 0 ? (
-        <div className="flex flex-wrap gap-2" aria-label={t("附加的图片")}>
+        <ul className="flex flex-wrap gap-2" aria-label={t("附加的图片")}>
           {props.images.map((url, index) => (
-            <div key={index} className="relative">
-              <img src={url} alt={t("图片 {{index}}", { index: index + 1 })} className="border-base-300 size-16 rounded border object-cover" />
+            // biome-ignore lint/suspicious/noArrayIndexKey: pictures are only added at the end or removed; the same picture may be attached twice
+            <li key={index} className="relative">
+              <img
+                src={url}
+                alt={t("图片 {{index}}", { index: index + 1 })}
+                className="border-base-300 size-16 rounded border object-cover"
+              />
               <button
                 type="button"
                 className="btn btn-circle btn-xs absolute -top-2 -right-2"
@@ -76,9 +81,9 @@ export function Composer(props: Props) {
               >
                 <ActionIcon name="close" />
               </button>
-            </div>
+            </li>
           ))}
-        </div>
+        </ul>
       ) : null}
       <textarea
         className="textarea w-full resize-none border-0 px-1 focus:outline-none"
@@ -102,8 +107,22 @@ export function Composer(props: Props) {
         }}
       />
       <div className="flex items-center justify-between gap-2">
-        <input ref={fileInput} type="file" accept="image/*" multiple hidden onChange={(event) => void attach(event.target.files ?? []).then(() => (event.target.value = ""))} />
-        <button type="button" className="btn btn-ghost btn-sm gap-1" onClick={() => fileInput.current?.click()} disabled={props.images.length >= maxPictures} aria-label={t("附加图片（视觉模型）")} title={t("附加图片（视觉模型）")}>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/*"
+          multiple
+          hidden
+          onChange={(event) => void attach(event.target.files ?? []).then(() => (event.target.value = ""))}
+        />
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm gap-1"
+          onClick={() => fileInput.current?.click()}
+          disabled={props.images.length >= maxPictures}
+          aria-label={t("附加图片（视觉模型）")}
+          title={t("附加图片（视觉模型）")}
+        >
           <ActionIcon name="image" />
           <span className="max-[480px]:hidden">{t("图片")}</span>
         </button>

@@ -114,7 +114,10 @@ export function restoreState(userId: number, fallback: PlaygroundState): Playgro
 
 const withoutImages = (state: PlaygroundState): PlaygroundState => ({
   ...state,
-  panes: state.panes.map((pane) => ({ ...pane, messages: pane.messages.map((message) => (message.images ? { ...message, images: [] } : message)) })),
+  panes: state.panes.map((pane) => ({
+    ...pane,
+    messages: pane.messages.map((message) => (message.images ? { ...message, images: [] } : message)),
+  })),
 });
 
 /**

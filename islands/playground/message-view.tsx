@@ -4,8 +4,8 @@
 // time to first token, tokens per second). Each message can be copied, edited, answered again
 // and deleted. The element carries the spec's message state (loading, incomplete, complete,
 // error) in data-state.
-import { useMemo, useState, type MouseEvent } from "react";
-import { copyText } from "../console/clipboard.ts";
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
+import { copyText } from "../../console-runtime/clipboard.ts";
 import type { IslandTranslate } from "../island-i18n.ts";
 import { formatQuota, type MoneyDisplay } from "./answer-cost.ts";
 import type { Message } from "./conversation.ts";
@@ -23,7 +23,14 @@ type Props = { message: Message; t: IslandTranslate; busy: boolean; money: Money
 
 function ActionButton(props: { icon: IconName; label: string; onClick: () => void; disabled?: boolean }) {
   return (
-    <button type="button" className="btn btn-ghost btn-xs btn-square" title={props.label} aria-label={props.label} disabled={props.disabled} onClick={props.onClick}>
+    <button
+      type="button"
+      className="btn btn-ghost btn-xs btn-square"
+      title={props.label}
+      aria-label={props.label}
+      disabled={props.disabled}
+      onClick={props.onClick}
+    >
       <ActionIcon name={props.icon} />
     </button>
   );
@@ -42,7 +49,9 @@ function Stats(props: { message: Message; t: IslandTranslate; money: MoneyDispla
   if (!stats) return null;
   const parts: string[] = [];
   if (stats.promptTokens !== undefined || stats.completionTokens !== undefined) {
-    parts.push(t("{{prompt}} 输入 · {{completion}} 输出 tokens", { prompt: stats.promptTokens ?? 0, completion: stats.completionTokens ?? 0 }));
+    parts.push(
+      t("{{prompt}} 输入 · {{completion}} 输出 tokens", { prompt: stats.promptTokens ?? 0, completion: stats.completionTokens ?? 0 }),
+    );
   }
   if (stats.quota !== undefined) parts.push(t("花费 {{cost}}", { cost: formatQuota(stats.quota, props.money) }));
   if (stats.firstTokenMs !== undefined) parts.push(t("首字 {{seconds}} 秒", { seconds: (stats.firstTokenMs / 1000).toFixed(2) }));
@@ -61,9 +70,19 @@ function Stats(props: { message: Message; t: IslandTranslate; money: MoneyDispla
 function Editor(props: { message: Message; t: IslandTranslate; onDone: (content: string | null, resend: boolean) => void }) {
   const [draft, setDraft] = useState(props.message.content);
   const { t } = props;
+  // The reader asked to edit: the text is where the keys go.
+  const field = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => field.current?.focus(), []);
   return (
     <div className="flex w-full flex-col gap-2">
-      <textarea className="textarea textarea-bordered w-full text-base-content" rows={Math.min(12, draft.split("\n").length + 1)} value={draft} aria-label={t("编辑消息")} onChange={(event) => setDraft(event.target.value)} autoFocus />
+      <textarea
+        ref={field}
+        className="textarea textarea-bordered w-full text-base-content"
+        rows={Math.min(12, draft.split("\n").length + 1)}
+        value={draft}
+        aria-label={t("编辑消息")}
+        onChange={(event) => setDraft(event.target.value)}
+      />
       <div className="flex flex-wrap justify-end gap-2">
         <button type="button" className="btn btn-sm" onClick={() => props.onDone(null, false)}>
           {t("取消")}
@@ -88,7 +107,10 @@ export function MessageView(props: Props) {
   const thinking = useMemo(() => splitThinking(message.content), [message.content]);
   const reasoning = (message.reasoning ?? "") + thinking.reasoning;
   const renderer = useRenderer();
-  const html = useMemo(() => (isUser || !renderer ? "" : renderer.markdownHtml(thinking.answer, t("复制"))), [isUser, renderer, thinking.answer, t]);
+  const html = useMemo(
+    () => (isUser || !renderer ? "" : renderer.markdownHtml(thinking.answer, t("复制"))),
+    [isUser, renderer, thinking.answer, t],
+  );
   const streaming = message.state === "loading" || message.state === "incomplete";
 
   const body = editing ? (
@@ -105,21 +127,39 @@ export function MessageView(props: Props) {
       {message.images && message.images.length > 0 ? (
         <div className="mb-1 flex flex-wrap gap-2">
           {message.images.map((url, index) => (
-            <img key={index} src={url} alt={t("图片 {{index}}", { index: index + 1 })} className="max-h-40 max-w-48 rounded object-contain" />
+            <img
+              // biome-ignore lint/suspicious/noArrayIndexKey: a sent message's pictures never change or move; the same picture may be there twice
+              key={index}
+              src={url}
+              alt={t("图片 {{index}}", { index: index + 1 })}
+              className="max-h-40 max-w-48 rounded object-contain"
+            />
           ))}
         </div>
       ) : null}
       {reasoning ? (
-        <details className="reasoning mb-2 rounded border border-base-300 bg-base-200/60 px-3 py-1 text-sm" open={streaming && !thinking.answer}>
-          <summary className="cursor-pointer select-none text-base-content/70">{streaming && !thinking.answer ? t("思考中…") : t("思考过程")}</summary>
+        <details
+          className="reasoning mb-2 rounded border border-base-300 bg-base-200/60 px-3 py-1 text-sm"
+          open={streaming && !thinking.answer}
+        >
+          <summary className="cursor-pointer select-none text-base-content/70">
+            {streaming && !thinking.answer ? t("思考中…") : t("思考过程")}
+          </summary>
           <div className="whitespace-pre-wrap break-words pt-1 text-base-content/70">{reasoning}</div>
         </details>
       ) : null}
-      {message.state === "loading" ? <span className="loading loading-dots loading-sm" aria-label={t("加载中")} /> : null}
+      {message.state === "loading" ? <span className="loading loading-dots loading-sm" role="status" aria-label={t("加载中")} /> : null}
       {isUser ? (
         <div className="whitespace-pre-wrap break-words">{message.content}</div>
       ) : renderer ? (
-        <div className="answer-markdown prose prose-sm max-w-none break-words" onClick={copyCodeBlock} dangerouslySetInnerHTML={{ __html: html }} />
+        // biome-ignore lint/a11y/noStaticElementInteractions: delegates clicks of the copy buttons inside the answer, real <button>s that keys reach
+        // biome-ignore lint/a11y/useKeyWithClickEvents: as above: Enter and Space on those buttons arrive here as clicks
+        <div
+          className="answer-markdown prose prose-sm max-w-none break-words"
+          onClick={copyCodeBlock}
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: markdown.ts renders the answer through DOMPurify
+          dangerouslySetInnerHTML={{ __html: html }}
+        />
       ) : (
         <div className="answer-markdown whitespace-pre-wrap break-words">{thinking.answer}</div>
       )}

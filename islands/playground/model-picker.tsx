@@ -1,9 +1,11 @@
 /** @jsxImportSource react */
 // A model picker with search: a button showing the model, and a list filtered as one types
 // (arrow keys and Enter to choose, Escape to close). Only models the chosen group can call are
-// listed; their price is shown beside them.
+// listed; their price is shown beside them, and a model without a price is marked (the relay
+// refuses it, or bills it at the site's default, as the operator chose).
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import type { IslandTranslate } from "../island-i18n.ts";
+import { matchesModelQuery } from "../shared/model-search.ts";
 
 type Props = {
   t: IslandTranslate;
@@ -12,6 +14,10 @@ type Props = {
   models: string[];
   /** A short price text per model ("$0.15 / $0.60 per 1M"), when known. */
   priceOf: (model: string) => string;
+  /** Models with no price of their own. */
+  unpriced: (model: string) => boolean;
+  /** What calling an unpriced model does here (the mark's tooltip). */
+  unpricedHint: string;
   onChange: (model: string) => void;
 };
 
@@ -21,11 +27,10 @@ export function ModelPicker(props: Props) {
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   const root = useRef<HTMLDivElement>(null);
+  const search = useRef<HTMLInputElement>(null);
   const listId = useId();
-  const matches = useMemo(() => {
-    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    return models.filter((model) => words.every((word) => model.toLowerCase().includes(word)));
-  }, [models, query]);
+  const optionId = (index: number) => `${listId}-${index}`;
+  const matches = useMemo(() => models.filter((model) => matchesModelQuery(model, query)), [models, query]);
 
   useEffect(() => {
     if (!open) return;
@@ -34,6 +39,10 @@ export function ModelPicker(props: Props) {
     };
     document.addEventListener("pointerdown", close);
     return () => document.removeEventListener("pointerdown", close);
+  }, [open]);
+  // Opening the list (a click on the button) puts the keys in its search field.
+  useEffect(() => {
+    if (open) search.current?.focus();
   }, [open]);
 
   const choose = (model: string) => {
@@ -57,16 +66,22 @@ export function ModelPicker(props: Props) {
         }}
       >
         <span className="truncate">{value || t("选择模型")}</span>
+        {value && props.unpriced(value) ? (
+          <span className="badge badge-warning badge-xs ml-1 shrink-0" title={props.unpricedHint}>
+            {t("未定价")}
+          </span>
+        ) : null}
       </button>
       {open ? (
         <div className="bg-base-100 border-base-300 absolute z-30 mt-1 w-full min-w-64 rounded-box border p-2 shadow-lg">
           <input
+            ref={search}
             className="input input-bordered input-sm w-full"
             placeholder={t("按名称搜索模型")}
             aria-label={t("按名称搜索模型")}
             aria-controls={listId}
+            aria-activedescendant={matches[active] ? optionId(active) : undefined}
             value={query}
-            autoFocus
             onChange={(event) => {
               setQuery(event.target.value);
               setActive(0);
@@ -80,25 +95,38 @@ export function ModelPicker(props: Props) {
               event.preventDefault();
             }}
           />
-          <ul id={listId} role="listbox" aria-label={props.label} className="mt-2 max-h-72 overflow-y-auto">
-            {matches.length === 0 ? <li className="text-base-content/60 px-2 py-3 text-sm">{t("没有匹配的模型")}</li> : null}
+          {matches.length === 0 ? <p className="text-base-content/60 px-2 py-3 text-sm">{t("没有匹配的模型")}</p> : null}
+          <div id={listId} role="listbox" aria-label={props.label} className="mt-2 max-h-72 overflow-y-auto">
             {matches.map((model, index) => (
-              <li
+              <div
                 key={model}
+                id={optionId(index)}
                 role="option"
+                tabIndex={-1}
                 aria-selected={model === value}
                 data-model={model}
                 className={`flex cursor-pointer items-center justify-between gap-3 rounded px-2 py-1.5 text-sm ${index === active ? "bg-base-200" : ""} ${model === value ? "font-semibold" : ""}`}
                 onMouseEnter={() => setActive(index)}
                 onClick={() => choose(model)}
+                onKeyDown={(event) => {
+                  if (event.key !== "Enter" && event.key !== " ") return;
+                  event.preventDefault();
+                  choose(model);
+                }}
               >
                 <span className="truncate">{model}</span>
-                <span className="text-base-content/50 shrink-0 text-xs" title={t("每百万 tokens 的输入 / 输出价格")}>
-                  {props.priceOf(model)}
-                </span>
-              </li>
+                {props.unpriced(model) ? (
+                  <span className="badge badge-warning badge-xs shrink-0" title={props.unpricedHint} data-unpriced>
+                    {t("未定价")}
+                  </span>
+                ) : (
+                  <span className="text-base-content/50 shrink-0 text-xs" title={t("每百万 tokens 的输入 / 输出价格")}>
+                    {props.priceOf(model)}
+                  </span>
+                )}
+              </div>
             ))}
-          </ul>
+          </div>
         </div>
       ) : null}
     </div>

@@ -25,7 +25,13 @@ describe("the request", () => {
         { role: "user", content: "one" },
         { role: "user", content: "two" },
         { role: "assistant", content: "Two." },
-        { role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/png;base64,AAA" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "look" },
+            { type: "image_url", image_url: { url: "data:image/png;base64,AAA" } },
+          ],
+        },
       ],
       stream: true,
       group: "vip",
@@ -39,9 +45,32 @@ describe("the request", () => {
       model: "o3-mini",
       system: " ",
       history: [user("hi")],
-      parameters: { ...defaultParameters, topPEnabled: true, topP: 0.5, maxTokens: 10, stop: "a\n\nb\\nc", presenceEnabled: true, presencePenalty: 1, frequencyEnabled: true, frequencyPenalty: -1, stream: false, reasoningEffort: "low" },
+      parameters: {
+        ...defaultParameters,
+        topPEnabled: true,
+        topP: 0.5,
+        maxTokens: 10,
+        stop: "a\n\nb\\nc",
+        presenceEnabled: true,
+        presencePenalty: 1,
+        frequencyEnabled: true,
+        frequencyPenalty: -1,
+        stream: false,
+        reasoningEffort: "low",
+      },
     });
-    expect(body).toEqual({ model: "o3-mini", messages: [{ role: "user", content: "hi" }], stream: false, temperature: 0.7, top_p: 0.5, max_tokens: 10, stop: ["a", "b\nc"], presence_penalty: 1, frequency_penalty: -1, reasoning_effort: "low" });
+    expect(body).toEqual({
+      model: "o3-mini",
+      messages: [{ role: "user", content: "hi" }],
+      stream: false,
+      temperature: 0.7,
+      top_p: 0.5,
+      max_tokens: 10,
+      stop: ["a", "b\nc"],
+      presence_penalty: 1,
+      frequency_penalty: -1,
+      reasoning_effort: "low",
+    });
   });
 
   test("at most four stop sequences, one per line", () => {
@@ -51,7 +80,14 @@ describe("the request", () => {
 });
 
 describe("view code", () => {
-  const body = programBody({ model: "m", messages: [{ role: "user", content: "it's \"quoted\"" }], stream: false, temperature: 0.7, group: "vip", logprobs: null });
+  const body = programBody({
+    model: "m",
+    messages: [{ role: "user", content: 'it\'s "quoted"' }],
+    stream: false,
+    temperature: 0.7,
+    group: "vip",
+    logprobs: null,
+  });
 
   test("the console's group is not part of a program's request", () => {
     expect(body.group).toBeUndefined();
@@ -59,7 +95,11 @@ describe("view code", () => {
 
   test("curl quotes the body for the shell", () => {
     const curl = codeSample("curl", { baseUrl: "https://gw.example", key: "sk-abc", body, shorten: false });
-    expect(curl.split("\n").slice(0, 3)).toEqual(["curl https://gw.example/v1/chat/completions \\", '  -H "Content-Type: application/json" \\', '  -H "Authorization: Bearer sk-abc" \\']);
+    expect(curl.split("\n").slice(0, 3)).toEqual([
+      "curl https://gw.example/v1/chat/completions \\",
+      '  -H "Content-Type: application/json" \\',
+      '  -H "Authorization: Bearer sk-abc" \\',
+    ]);
     const quoted = curl.slice(curl.indexOf("-d '") + 4, curl.lastIndexOf("'"));
     expect(JSON.parse(quoted.replace(/'\\''/g, "'"))).toEqual(body);
   });
@@ -80,7 +120,14 @@ describe("view code", () => {
 });
 
 describe("cost", () => {
-  const prices = { models: { "gpt-4o-mini": { kind: "ratio" as const, modelRatio: 0.075, completionRatio: 4 }, dall: { kind: "fixed" as const, price: 0.04 }, free: null }, groupRatios: { vip: 2 } };
+  const prices = {
+    models: {
+      "gpt-4o-mini": { kind: "ratio" as const, modelRatio: 0.075, completionRatio: 4 },
+      dall: { kind: "fixed" as const, price: 0.04 },
+      free: null,
+    },
+    groupRatios: { vip: 2 },
+  };
 
   test("the relay's formula over the page's prices and the group's ratio", () => {
     expect(answerQuota(prices, "gpt-4o-mini", "default", { prompt_tokens: 42, completion_tokens: 120 }, 500_000)).toBe(39);

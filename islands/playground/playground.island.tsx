@@ -1,5 +1,5 @@
 // Browser entry of the playground island (see playground.tsx).
 import { mountIsland } from "../hydrate.ts";
-import { Playground } from "./playground.tsx";
+import { playgroundIsland } from "./playground.tsx";
 
-mountIsland("playground", Playground);
+mountIsland(playgroundIsland);

@@ -39,7 +39,7 @@ export function usePlayground(options: Options) {
   useEffect(() => {
     setState(restoreState(options.userId, options.initial));
     setRestored(true);
-  }, [options.userId]);
+  }, [options.userId, options.initial]);
 
   useEffect(() => {
     if (restored) saveState(options.userId, state);
@@ -48,7 +48,9 @@ export function usePlayground(options: Options) {
   const updateMessage = useCallback((pane: number, id: string, change: (message: Message) => Message) => {
     setState((current) => ({
       ...current,
-      panes: current.panes.map((entry, index) => (index === pane ? { ...entry, messages: entry.messages.map((message) => (message.id === id ? change(message) : message)) } : entry)),
+      panes: current.panes.map((entry, index) =>
+        index === pane ? { ...entry, messages: entry.messages.map((message) => (message.id === id ? change(message) : message)) } : entry,
+      ),
     }));
   }, []);
 
@@ -61,7 +63,11 @@ export function usePlayground(options: Options) {
       controllers.current.set(id, controller);
       const grow = (field: "content" | "reasoning") => (piece: string) =>
         updateMessage(pane, id, (message) => ({ ...message, [field]: (message[field] ?? "") + piece, state: "incomplete" }));
-      const outcome = await sendChat(chatBody({ model, system, history, parameters, group }), { content: grow("content"), reasoning: grow("reasoning") }, controller.signal);
+      const outcome = await sendChat(
+        chatBody({ model, system, history, parameters, group }),
+        { content: grow("content"), reasoning: grow("reasoning") },
+        controller.signal,
+      );
       controllers.current.delete(id);
       const stats = statsOf(outcome, model, group, options);
       updateMessage(pane, id, (message) => {
@@ -83,7 +89,10 @@ export function usePlayground(options: Options) {
         reply: { id: newId(), role: "assistant", content: "", state: "loading" } as Message,
         before: pane.messages,
       }));
-      setState((current) => ({ ...current, panes: current.panes.map((pane, index) => ({ ...pane, messages: [...pane.messages, turns[index]!.user, turns[index]!.reply] })) }));
+      setState((current) => ({
+        ...current,
+        panes: current.panes.map((pane, index) => ({ ...pane, messages: [...pane.messages, turns[index]!.user, turns[index]!.reply] })),
+      }));
       turns.forEach((turn, pane) => void answer(pane, [...turn.before, turn.user], turn.reply.id));
     },
     [answer],
@@ -101,7 +110,10 @@ export function usePlayground(options: Options) {
       const history = messages.slice(0, messages[at]!.role === "assistant" ? at : at + 1);
       if (!history.some((message) => message.role === "user")) return;
       const reply: Message = { id: newId(), role: "assistant", content: "", state: "loading" };
-      setState((current) => ({ ...current, panes: current.panes.map((entry, index) => (index === pane ? { ...entry, messages: [...history, reply] } : entry)) }));
+      setState((current) => ({
+        ...current,
+        panes: current.panes.map((entry, index) => (index === pane ? { ...entry, messages: [...history, reply] } : entry)),
+      }));
       void answer(pane, history, reply.id);
     },
     [answer],
@@ -115,14 +127,22 @@ export function usePlayground(options: Options) {
     (pane: number, id: string, content: string, resend: boolean) => {
       const edited = latest.current.panes[pane]!.messages.map((message) => (message.id === id ? { ...message, content } : message));
       if (resend) return answerAgain(pane, id, edited);
-      setState((current) => ({ ...current, panes: current.panes.map((entry, index) => (index === pane ? { ...entry, messages: edited } : entry)) }));
+      setState((current) => ({
+        ...current,
+        panes: current.panes.map((entry, index) => (index === pane ? { ...entry, messages: edited } : entry)),
+      }));
     },
     [answerAgain],
   );
 
   const remove = useCallback((pane: number, id: string) => {
     controllers.current.get(id)?.abort();
-    setState((current) => ({ ...current, panes: current.panes.map((entry, index) => (index === pane ? { ...entry, messages: entry.messages.filter((message) => message.id !== id) } : entry)) }));
+    setState((current) => ({
+      ...current,
+      panes: current.panes.map((entry, index) =>
+        index === pane ? { ...entry, messages: entry.messages.filter((message) => message.id !== id) } : entry,
+      ),
+    }));
   }, []);
 
   const clear = useCallback(() => {
@@ -139,11 +159,25 @@ export function usePlayground(options: Options) {
   const setCompare = useCallback((on: boolean, secondModel: string) => {
     setState((current) => {
       const first = current.panes[0]!;
-      return { ...current, panes: on ? [first, { model: current.panes[1]?.model ?? secondModel, messages: first.messages.filter((message) => message.state !== "loading" && message.state !== "incomplete") }] : [first] };
+      return {
+        ...current,
+        panes: on
+          ? [
+              first,
+              {
+                model: current.panes[1]?.model ?? secondModel,
+                messages: first.messages.filter((message) => message.state !== "loading" && message.state !== "incomplete"),
+              },
+            ]
+          : [first],
+      };
     });
   }, []);
 
-  const setParameters = useCallback((change: Partial<Parameters>) => setState((current) => ({ ...current, parameters: { ...current.parameters, ...change } })), []);
+  const setParameters = useCallback(
+    (change: Partial<Parameters>) => setState((current) => ({ ...current, parameters: { ...current.parameters, ...change } })),
+    [],
+  );
   const setSystem = useCallback((system: string) => setState((current) => ({ ...current, system })), []);
   const setGroup = useCallback((group: string) => setState((current) => ({ ...current, group })), []);
 

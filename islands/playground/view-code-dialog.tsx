@@ -2,9 +2,9 @@
 // "View code": the request the playground would send next, as curl, Python or JavaScript against
 // /v1 with a token the user picks from their own. No key is in the code until the user chooses a
 // token; its key is fetched then (GET /api/token/{id}), not handed to the page beforehand.
-import { useEffect, useMemo, useRef, useState } from "react";
-import { apiCall } from "../console/api-client.ts";
-import { copyText } from "../console/clipboard.ts";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { apiCall } from "../../console-runtime/api-client.ts";
+import { copyText } from "../../console-runtime/clipboard.ts";
 import type { IslandTranslate } from "../island-i18n.ts";
 import { codeSample, programBody, type CodeLanguage } from "./code-samples.ts";
 import { useRenderer } from "./markdown-loader.ts";
@@ -34,6 +34,7 @@ export function ViewCodeDialog(props: Props) {
   const [language, setLanguage] = useState<CodeLanguage>("curl");
   const [tokenId, setTokenId] = useState<number | "">("");
   const [key, setKey] = useState<string>("");
+  const tokenField = useId();
 
   useEffect(() => {
     const element = dialog.current;
@@ -57,7 +58,10 @@ export function ViewCodeDialog(props: Props) {
   const renderer = useRenderer();
   const body = useMemo(() => programBody(props.body), [props.body]);
   const highlight = languages.find((entry) => entry.id === language)!.highlight;
-  const shown = useMemo(() => codeSample(language, { baseUrl: props.baseUrl, key: key || placeholderKey, body, shorten: true }), [language, props.baseUrl, key, body]);
+  const shown = useMemo(
+    () => codeSample(language, { baseUrl: props.baseUrl, key: key || placeholderKey, body, shorten: true }),
+    [language, props.baseUrl, key, body],
+  );
   const exact = () => codeSample(language, { baseUrl: props.baseUrl, key: key || placeholderKey, body, shorten: false });
 
   return (
@@ -65,8 +69,8 @@ export function ViewCodeDialog(props: Props) {
       <div className="modal-box flex max-h-[90dvh] w-11/12 max-w-3xl flex-col gap-3 max-[600px]:w-full max-[600px]:p-4">
         <h3 className="text-lg font-bold">{t("查看代码")}</h3>
         <p className="text-base-content/70 text-sm">{t("下一次发送的请求，用你的令牌直接调用本站的 API。")}</p>
-        <label className="flex flex-col gap-1 text-sm">
-          <span>{t("使用的令牌")}</span>
+        <div className="flex flex-col gap-1 text-sm">
+          <label htmlFor={tokenField}>{t("使用的令牌")}</label>
           {tokens.length === 0 ? (
             <span className="text-base-content/70">
               {t("你还没有可用的令牌。")}{" "}
@@ -75,7 +79,12 @@ export function ViewCodeDialog(props: Props) {
               </a>
             </span>
           ) : (
-            <select className="select select-bordered select-sm w-full" value={tokenId} onChange={(event) => void chooseToken(event.target.value === "" ? "" : Number(event.target.value))}>
+            <select
+              id={tokenField}
+              className="select select-bordered select-sm w-full"
+              value={tokenId}
+              onChange={(event) => void chooseToken(event.target.value === "" ? "" : Number(event.target.value))}
+            >
               <option value="">{t("选择一个令牌以填入它的密钥")}</option>
               {tokens.map((token) => (
                 <option key={token.id} value={token.id}>
@@ -84,10 +93,17 @@ export function ViewCodeDialog(props: Props) {
               ))}
             </select>
           )}
-        </label>
+        </div>
         <div role="tablist" className="tabs tabs-box tabs-sm w-fit">
           {languages.map((entry) => (
-            <button key={entry.id} type="button" role="tab" aria-selected={language === entry.id} className={`tab ${language === entry.id ? "tab-active" : ""}`} onClick={() => setLanguage(entry.id)}>
+            <button
+              key={entry.id}
+              type="button"
+              role="tab"
+              aria-selected={language === entry.id}
+              className={`tab ${language === entry.id ? "tab-active" : ""}`}
+              onClick={() => setLanguage(entry.id)}
+            >
               {entry.label}
             </button>
           ))}
@@ -100,7 +116,12 @@ export function ViewCodeDialog(props: Props) {
             </button>
           </div>
           <pre className="max-h-[50dvh] overflow-auto" data-code-sample={language}>
-            {renderer ? <code className="hljs" dangerouslySetInnerHTML={{ __html: renderer.highlightCode(shown, highlight) }} /> : <code>{shown}</code>}
+            {renderer ? (
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: highlight.js escapes the code it marks up
+              <code className="hljs" dangerouslySetInnerHTML={{ __html: renderer.highlightCode(shown, highlight) }} />
+            ) : (
+              <code>{shown}</code>
+            )}
           </pre>
         </div>
         <div className="modal-action mt-0">

@@ -1,5 +1,5 @@
 // Browser entry of the visual pricing editor (see pricing-editor.tsx).
 import { mountIsland } from "../hydrate.ts";
-import { PricingEditor } from "./pricing-editor.tsx";
+import { pricingEditorIsland } from "./pricing-editor.tsx";
 
-mountIsland("pricing-editor", PricingEditor);
+mountIsland(pricingEditorIsland);

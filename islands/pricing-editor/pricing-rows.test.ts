@@ -2,7 +2,11 @@
 import { describe, expect, test } from "bun:test";
 import { buildPricingOptions, pricingRows } from "./pricing-rows.ts";
 
-const original = { modelPrice: { "dall-e-3": 0.04 }, modelRatio: { "gpt-4o": 1.25, "gpt-4o-mini": 0.075 }, completionRatio: { "gpt-4o": 4 } };
+const original = {
+  modelPrice: { "dall-e-3": 0.04 },
+  modelRatio: { "gpt-4o": 1.25, "gpt-4o-mini": 0.075 },
+  completionRatio: { "gpt-4o": 4 },
+};
 
 describe("pricing rows", () => {
   test("one row per model named anywhere, in name order, blanks where a value is missing", () => {
@@ -30,7 +34,10 @@ describe("pricing rows", () => {
   });
 
   test("a new model with a ratio touches only the ratio option", () => {
-    const rows = [...pricingRows(original.modelPrice, original.modelRatio, original.completionRatio), { name: "new-model", price: "", ratio: "2", completion: "" }];
+    const rows = [
+      ...pricingRows(original.modelPrice, original.modelRatio, original.completionRatio),
+      { name: "new-model", price: "", ratio: "2", completion: "" },
+    ];
     expect(buildPricingOptions(rows, original).map((change) => change.key)).toEqual(["ModelRatio"]);
   });
 });

@@ -1,5 +1,5 @@
 // Browser entry of the wallet island (see wallet.tsx).
 import { mountIsland } from "../hydrate.ts";
-import { Wallet } from "./wallet.tsx";
+import { walletIsland } from "./wallet.tsx";
 
-mountIsland("wallet", Wallet);
+mountIsland(walletIsland);

@@ -1,13 +1,14 @@
 /** @jsxImportSource react */
-// The wallet (spec §2 Wallet, §5 Wallet): balance, the redeem-code form, and online top-up with
+// The wallet: balance, the redeem-code form, and online top-up with
 // Alipay or WeChat through a confirm dialog; paying posts the signed form the server returns to
 // the payment gateway in a new tab. Every rule is the server's; this only carries the inputs.
-import { useEffect, useRef, useState } from "react";
-import { apiCall } from "../console/api-client.ts";
-import { showToast } from "../console/toasts.ts";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
+import { apiCall } from "../../console-runtime/api-client.ts";
+import { showToast } from "../../console-runtime/toasts.ts";
 import type { Language } from "../../src/i18n/languages.ts";
 import { moneyTranslator } from "../shared/money-translator.ts";
 import { formatDollars } from "../../src/console/format.ts";
+import { defineIsland } from "../island-definition.ts";
 
 export type WalletProps = {
   language: Language;
@@ -72,7 +73,9 @@ function RedeemCard(props: WalletProps & { quota: number; onRedeemed: (added: nu
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="redeem-title">
       <div className="card-body gap-3">
-        <h2 id="redeem-title" className="card-title">{t("兑换余额")}</h2>
+        <h2 id="redeem-title" className="card-title">
+          {t("兑换余额")}
+        </h2>
         <div className="text-lg">
           {t("当前余额：")}
           <strong data-testid="wallet-balance">{formatQuota(props.quota, props)}</strong>
@@ -93,8 +96,12 @@ function RedeemCard(props: WalletProps & { quota: number; onRedeemed: (added: nu
             aria-label={t("兑换码")}
             autoComplete="off"
           />
-          <button type="submit" className="btn btn-primary" disabled={busy}>{t("兑换")}</button>
-          <button type="button" className="btn" onClick={openTopUpLink}>{t("获取兑换码")}</button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t("兑换")}
+          </button>
+          <button type="button" className="btn" onClick={openTopUpLink}>
+            {t("获取兑换码")}
+          </button>
         </form>
         {redeemed !== null ? (
           <div role="status" className="alert alert-success">
@@ -128,9 +135,11 @@ function OnlineTopUpCard(props: WalletProps) {
     }
   };
 
+  // The amount typed is quoted once the typing pauses.
+  const quoteTyped = useEffectEvent((value: number) => void quote(value));
   useEffect(() => {
     if (!props.onlineEnabled) return;
-    const timer = setTimeout(() => void quote(amount), 300);
+    const timer = setTimeout(() => quoteTyped(amount), 300);
     return () => clearTimeout(timer);
   }, [amount, props.onlineEnabled]);
 
@@ -162,7 +171,9 @@ function OnlineTopUpCard(props: WalletProps) {
   return (
     <section className="card bg-base-100 shadow-sm" aria-labelledby="online-title">
       <div className="card-body gap-3">
-        <h2 id="online-title" className="card-title">{t("在线充值")}</h2>
+        <h2 id="online-title" className="card-title">
+          {t("在线充值")}
+        </h2>
         {props.onlineEnabled ? null : (
           <div role="alert" className="alert alert-info">
             <span>{t("管理员未开启在线充值！")}</span>
@@ -172,9 +183,7 @@ function OnlineTopUpCard(props: WalletProps) {
         {props.onlineEnabled ? (
           <>
             <label className="form-control w-full max-w-xs">
-              <span className="label-text mb-1 block text-sm">
-                {t(props.displayInCurrency ? "充值数量（美元）" : "充值数量（额度）")}
-              </span>
+              <span className="label-text mb-1 block text-sm">{t(props.displayInCurrency ? "充值数量（美元）" : "充值数量（额度）")}</span>
               <input
                 className="input input-bordered w-full"
                 type="number"
@@ -190,15 +199,21 @@ function OnlineTopUpCard(props: WalletProps) {
               {problem ? <span className="text-error ml-2">{t("错误：") + problem}</span> : null}
             </div>
             <div className="flex gap-2">
-              <button type="button" className="btn btn-primary" onClick={() => void choose("zfb")}>{t("支付宝")}</button>
-              <button type="button" className="btn btn-success" onClick={() => void choose("wx")}>{t("微信")}</button>
+              <button type="button" className="btn btn-primary" onClick={() => void choose("zfb")}>
+                {t("支付宝")}
+              </button>
+              <button type="button" className="btn btn-success" onClick={() => void choose("wx")}>
+                {t("微信")}
+              </button>
             </div>
           </>
         ) : null}
       </div>
       <dialog ref={dialog} className="modal" aria-labelledby="pay-confirm-title">
         <div className="modal-box">
-          <h3 id="pay-confirm-title" className="text-lg font-bold">{t("充值确认")}</h3>
+          <h3 id="pay-confirm-title" className="text-lg font-bold">
+            {t("充值确认")}
+          </h3>
           <dl className="my-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
             <dt className="text-base-content/60">{t("充值数量")}</dt>
             <dd>{amount}</dd>
@@ -209,8 +224,12 @@ function OnlineTopUpCard(props: WalletProps) {
           </dl>
           <p>{t("是否确认充值？")}</p>
           <div className="modal-action">
-            <button type="button" className="btn" onClick={() => dialog.current?.close()}>{t("取消")}</button>
-            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void pay()}>{t("确定")}</button>
+            <button type="button" className="btn" onClick={() => dialog.current?.close()}>
+              {t("取消")}
+            </button>
+            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void pay()}>
+              {t("确定")}
+            </button>
           </div>
         </div>
       </dialog>
@@ -227,3 +246,6 @@ export function Wallet(props: WalletProps) {
     </div>
   );
 }
+
+/** The island's one declaration (island-definition.ts): rendered by /topup, mounted by wallet.island.tsx. */
+export const walletIsland = defineIsland("wallet", Wallet);

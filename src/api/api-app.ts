@@ -9,11 +9,16 @@ import { limitedBodyParser } from "../http/limited-body-parser.ts";
 import { enforceRateLimit } from "../http/rate-limit.ts";
 import { requestTranslator } from "../http/request-language.ts";
 import type { WebDeps } from "../http/web-deps.ts";
+import { accountSessionRoutes } from "./account-session-routes.ts";
+import { auditRoutes } from "./audit-routes.ts";
 import { channelRoutes } from "./channel-routes.ts";
+import { passkeyRoutes } from "./passkey-routes.ts";
+import { twoFactorRoutes } from "./two-factor-routes.ts";
 import { logRoutes } from "./log-routes.ts";
 import { modelGroupRoutes } from "./model-group-routes.ts";
 import { dataRoutes } from "./data-routes.ts";
 import { optionRoutes } from "./option-routes.ts";
+import { pricingAdminRoutes } from "./pricing-admin-routes.ts";
 import { redemptionRoutes } from "./redemption-routes.ts";
 import { selfRoutes } from "./self-routes.ts";
 import { sessionRoutes } from "./session-routes.ts";
@@ -46,6 +51,9 @@ export const apiApp = (deps: WebDeps) =>
     })
     .use(statusRoutes(deps))
     .use(sessionRoutes(deps))
+    .use(twoFactorRoutes(deps))
+    .use(passkeyRoutes(deps))
+    .use(accountSessionRoutes(deps))
     .use(selfRoutes(deps))
     .use(optionRoutes(deps))
     .use(verificationRoutes(deps))
@@ -55,7 +63,9 @@ export const apiApp = (deps: WebDeps) =>
     .use(tokenRoutes(deps))
     .use(logRoutes(deps))
     .use(modelGroupRoutes(deps))
+    .use(pricingAdminRoutes(deps))
     .use(redemptionRoutes(deps))
     .use(topUpRoutes(deps))
     .use(dataRoutes(deps))
-    .use(taskRoutes(deps));
+    .use(taskRoutes(deps))
+    .use(auditRoutes(deps));

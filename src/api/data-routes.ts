@@ -1,4 +1,4 @@
-// The usage dashboard's data (spec §2 Dashboard; new-api GET /api/data/, /api/data/self): hourly
+// The usage dashboard's data (new-api's GET /api/data/, /api/data/self): hourly
 // rollups per user and model. Admins see everyone (or one user by name) and may refresh the
 // rollups at once instead of waiting for the next DataExportInterval.
 import { Elysia } from "elysia";

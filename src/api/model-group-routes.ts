@@ -1,4 +1,4 @@
-// Model and group lists for the console's pickers (spec §7): built-in models per channel type,
+// Model and group lists for the console's pickers: built-in models per channel type,
 // the models a user can call, the group names, the groups a user may choose, and the pricing.
 import { Elysia } from "elysia";
 import { optionalCaller } from "../http/auth-guard.ts";

@@ -1,5 +1,5 @@
 // Reading new-api style query values: Go's strconv rules for booleans, integers that fall back
-// to a default, and the two paging conventions (spec §7, reference §4.3).
+// to a default, and the two paging conventions (docs/COMPATIBILITY.md, Paging).
 import { boundedPage } from "../services/paging.ts";
 
 export type Query = Record<string, string | undefined>;
@@ -9,7 +9,7 @@ export function queryBool(value: string | undefined): boolean {
   return value !== undefined && ["1", "t", "true"].includes(value.trim().toLowerCase());
 }
 
-export function queryInt(value: string | undefined, fallback: number): number {
+function queryInt(value: string | undefined, fallback: number): number {
   const number = Number(value);
   return value !== undefined && value.trim() !== "" && Number.isInteger(number) ? number : fallback;
 }

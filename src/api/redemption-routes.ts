@@ -1,4 +1,4 @@
-// Redemption codes for admins (spec §7 Redemption).
+// Redemption codes for admins: list, search, create, edit, status and delete.
 import { Elysia } from "elysia";
 import type { WebDeps } from "../http/web-deps.ts";
 import {
@@ -27,13 +27,18 @@ export const redemptionRoutes = ({ auth }: WebDeps) =>
     .get("/", ({ query }) => page(query), { role: Role.admin })
     .get("/search", ({ query }) => page(query, query.keyword ?? ""), { role: Role.admin })
     .get("/:id", async ({ params }) => ok(await getRedemption(Number(params.id))), { role: Role.admin })
-    .post("/", async ({ caller, body }) => ok(await createRedemptions(caller.user.id, body)), { role: Role.admin })
+    .post("/", async ({ actor, body }) => ok(await createRedemptions(actor, body)), { role: Role.admin })
     .put(
       "/",
-      async ({ body, query }) => ok(queryBool(query.status_only) ? await setRedemptionStatus(body) : await updateRedemption(body)),
+      async ({ actor, body, query }) =>
+        ok(queryBool(query.status_only) ? await setRedemptionStatus(actor, body) : await updateRedemption(actor, body)),
       { role: Role.admin },
     )
-    .delete("/:id", async ({ params }) => {
-      await deleteRedemption(Number(params.id));
-      return ok();
-    }, { role: Role.admin });
+    .delete(
+      "/:id",
+      async ({ actor, params }) => {
+        await deleteRedemption(actor, Number(params.id));
+        return ok();
+      },
+      { role: Role.admin },
+    );

@@ -1,38 +1,41 @@
-// The signed-in user's own account (spec §7 Users, Personal).
+// The signed-in user's own account: profile, password, access token, invites and settings.
 import { Elysia } from "elysia";
-import { endSession, isSecureRequest, startSession, type SessionJwt } from "../http/session.ts";
+import type { Caller } from "../http/auth-guard.ts";
+import { endSession } from "../http/session.ts";
 import type { WebDeps } from "../http/web-deps.ts";
+import { carrySessionToVersion, endSessionsOfUser } from "../services/sessions/session-records.ts";
 import { transferAffQuota } from "../services/users/invites.ts";
 import { updateNotificationSetting } from "../services/users/notification-settings.ts";
 import { Role } from "../services/users/roles.ts";
 import { endAllSessions, ensureAffCode, resetAccessToken, setFirstPassword, updateSelf } from "../services/users/self-service.ts";
 import { deleteSelf } from "../services/users/user-manage.ts";
-import { toUserView } from "../services/users/user-view.ts";
+import { toUserView, type UserRow } from "../services/users/user-view.ts";
 import { ok } from "./envelope.ts";
 
-export const selfRoutes = ({ config, auth }: WebDeps) =>
+/** A new password ended every session of the account; the one that changed it stays. */
+async function keepCallerSession(caller: Caller, user: UserRow): Promise<void> {
+  if (caller.sessionRecordId !== undefined) await carrySessionToVersion(caller.sessionRecordId, user.id, user.session_version);
+  await endSessionsOfUser(user.id, caller.sessionRecordId);
+}
+
+export const selfRoutes = ({ auth }: WebDeps) =>
   new Elysia({ prefix: "/api/user" })
     .use(auth)
     .get("/self", ({ caller }) => ok(toUserView(caller.user)), { role: Role.common })
     .put(
       "/self",
-      async ({ caller, body, cookie, request, sessionJwt }) => {
+      async ({ caller, body }) => {
         const { user, passwordChanged } = await updateSelf(caller.user, body);
-        // The password change ended every session; keep this one alive with a fresh cookie.
-        if (passwordChanged && caller.via === "session") {
-          await startSession(sessionJwt as unknown as SessionJwt, cookie, user, isSecureRequest(request, config.trustProxy));
-        }
+        if (passwordChanged) await keepCallerSession(caller, user);
         return ok(toUserView(user), passwordChanged ? "密码修改成功！" : "用户信息更新成功！");
       },
       { role: Role.common },
     )
     .post(
       "/self/password",
-      async ({ caller, body, cookie, request, sessionJwt }) => {
+      async ({ caller, body }) => {
         const user = await setFirstPassword(caller, body);
-        if (caller.via === "session") {
-          await startSession(sessionJwt as unknown as SessionJwt, cookie, user, isSecureRequest(request, config.trustProxy));
-        }
+        await keepCallerSession(caller, user);
         return ok(toUserView(user), "密码设置成功！");
       },
       { role: Role.common },
@@ -42,6 +45,7 @@ export const selfRoutes = ({ config, auth }: WebDeps) =>
       "/self/sessions",
       async ({ caller, cookie }) => {
         await endAllSessions(caller.user);
+        await endSessionsOfUser(caller.user.id);
         endSession(cookie);
         return ok(undefined, "已退出所有设备");
       },

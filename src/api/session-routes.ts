@@ -1,12 +1,14 @@
-// Signing in, out and up with a password (spec §7 Users and sessions).
+// Signing in, out and up with a password. With two-factor on, the
+// password is the first step only (http/sign-in.ts; the second is two-factor-routes.ts).
 import { Elysia, type Cookie } from "elysia";
+import { isLoopbackClient } from "../http/client-address.ts";
 import { guardTurnstile } from "../http/critical-guard.ts";
 import { namedAccount, recordCredentialFailure, refuseLockedAccount } from "../http/credential-guard.ts";
-import { endSession, isSecureRequest, revokeSession, sessionCookieName, startSession, type SessionJwt } from "../http/session.ts";
+import { endSession, revokeSession, sessionCookieName, type SessionJwt } from "../http/session.ts";
+import { finishFirstStep } from "../http/sign-in.ts";
 import type { WebDeps } from "../http/web-deps.ts";
 import { loginWithPassword } from "../services/users/login.ts";
 import { registerWithPassword } from "../services/users/registration.ts";
-import { toSessionUser } from "../services/users/user-view.ts";
 import { ok } from "./envelope.ts";
 
 async function signOut(sessionJwt: SessionJwt, cookie: Record<string, Cookie<unknown>>): Promise<void> {
@@ -24,12 +26,13 @@ export const sessionRoutes = ({ config, auth }: WebDeps) =>
       await guardTurnstile(config, { request, server }, query.turnstile);
       const account = namedAccount(body, "username");
       await refuseLockedAccount("login", account, config);
-      const user = await loginWithPassword(body).catch(async (error: unknown) => {
+      const origin = { loopback: isLoopbackClient(request, server, config.trustProxy) };
+      const user = await loginWithPassword(body, origin).catch(async (error: unknown) => {
         await recordCredentialFailure("login", { request, server }, account, config);
         throw error;
       });
-      await startSession(sessionJwt as unknown as SessionJwt, cookie, user, isSecureRequest(request, config.trustProxy));
-      return ok(toSessionUser(user), "登录成功！");
+      // The password was right; an account with two-factor on is asked for its second step.
+      return finishFirstStep({ request, server, cookie, sessionJwt, config }, user, "password");
     })
     // Signing out ends the session on the server (every instance), not only the cookie.
     .get("/logout", async ({ cookie, sessionJwt }) => {

@@ -1,4 +1,4 @@
-// Money in (spec §7 Payment): redeeming a code, quoting and starting an Epay payment, and the
+// Money in: redeeming a code, quoting and starting an Epay payment, and the
 // provider's notification and browser return. The notification answers Epay's plain-text
 // "success" / "fail"; the return only shows the order, it never credits.
 import { Elysia } from "elysia";
@@ -23,7 +23,7 @@ function epayParams(query: Record<string, unknown>, body: unknown): EpayParams {
 }
 
 /**
- * new-api's payment clients read the failure text from `data` ("错误：{data}", spec §8), so these
+ * new-api's payment clients read the failure text from `data` ("错误：{data}"; docs/COMPATIBILITY.md, Response shapes), so these
  * two endpoints put the message in both places.
  */
 async function paymentEnvelope<T>(request: Request, action: () => T | Promise<T>, extra: (value: T) => object = () => ({})) {

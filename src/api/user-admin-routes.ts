@@ -1,4 +1,4 @@
-// User management for admins (spec §7 Users): list, search, one user, create, edit, row actions
+// User management for admins: list, search, one user, create, edit, row actions
 // and delete. Every permission rule lives in the services (users/user-admin.ts and friends).
 import { Elysia } from "elysia";
 import type { WebDeps } from "../http/web-deps.ts";
@@ -14,10 +14,20 @@ export const userAdminRoutes = ({ auth }: WebDeps) =>
     .get("/", async ({ query }) => ok(await listUsers(query)), { role: Role.admin })
     .get("/search", async ({ query }) => ok(await listUsers(query)), { role: Role.admin })
     .get("/:id", async ({ caller, params }) => ok(await getUserForAdmin(caller.user, Number(params.id))), { role: Role.admin })
-    .post("/", async ({ caller, body }) => ok(await createUserByAdmin(caller.user, body), "用户账户创建成功！"), { role: Role.admin })
-    .put("/", async ({ caller, body }) => ok(await updateUserByAdmin(caller.user, body), "用户信息更新成功！"), { role: Role.admin })
-    .post("/manage", async ({ caller, body }) => ok(await manageUser(caller.user, body), "操作成功完成！"), { role: Role.admin })
-    .delete("/:id", async ({ caller, params }) => {
-      await deleteUserByAdmin(caller.user, Number(params.id));
-      return ok(undefined, "操作成功完成！");
-    }, { role: Role.admin });
+    .post("/", async ({ caller, actor, body }) => ok(await createUserByAdmin(caller.user, body, actor), "用户账户创建成功！"), {
+      role: Role.admin,
+    })
+    .put("/", async ({ caller, actor, body }) => ok(await updateUserByAdmin(caller.user, body, actor), "用户信息更新成功！"), {
+      role: Role.admin,
+    })
+    .post("/manage", async ({ caller, actor, body }) => ok(await manageUser(caller.user, body, actor), "操作成功完成！"), {
+      role: Role.admin,
+    })
+    .delete(
+      "/:id",
+      async ({ caller, actor, params }) => {
+        await deleteUserByAdmin(caller.user, Number(params.id), actor);
+        return ok(undefined, "操作成功完成！");
+      },
+      { role: Role.admin },
+    );

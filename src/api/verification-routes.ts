@@ -1,4 +1,4 @@
-// Email codes and password resets (spec §7 Users and sessions): GET /api/verification,
+// Email codes and password resets: GET /api/verification,
 // GET /api/reset_password (behind the critical rate limit), POST /api/user/reset (behind the
 // credential limits).
 import { Elysia } from "elysia";

@@ -8,7 +8,7 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Config } from "../config.ts";
-import type { Job } from "../jobs/scheduler.ts";
+import type { Job } from "../jobs/job.ts";
 import { logger } from "../logger.ts";
 import { onOptionsChanged, optionBool, optionNumber } from "../services/options/options.ts";
 import { backupFileName, backupNamePattern } from "./sqlite-backup.ts";
@@ -19,7 +19,9 @@ const dueAfter = day - 10 * 60 * 1000;
 
 function backupsIn(dir: string): string[] {
   try {
-    return readdirSync(dir).filter((name) => backupNamePattern.test(name)).sort();
+    return readdirSync(dir)
+      .filter((name) => backupNamePattern.test(name))
+      .sort();
   } catch {
     return [];
   }
@@ -32,7 +34,7 @@ function backupCommand(file: string): string[] {
 }
 
 /** Where and how many, or undefined while daily backups are off (or the store is PostgreSQL). */
-export function dailyBackupPlan(config: Config): { dir: string; keep: number } | undefined {
+function dailyBackupPlan(config: Config): { dir: string; keep: number } | undefined {
   if (config.store.dialect !== "sqlite") return undefined;
   if (!config.backup.dir && !optionBool("DailyBackupEnabled")) return undefined;
   return {
@@ -49,7 +51,11 @@ async function backUpIfDueNow(config: Config, now: Date): Promise<void> {
     // The backup command creates the folder when it is missing.
     const file = join(plan.dir, backupFileName(now));
     const child = Bun.spawn({ cmd: backupCommand(file), env: process.env, stdout: "pipe", stderr: "pipe" });
-    const [stdout, stderr, exitCode] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const [stdout, stderr, exitCode] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
     if (exitCode !== 0) {
       logger.error("daily backup failed", { file, output: (stderr || stdout).trim() });
       return;
@@ -63,7 +69,7 @@ async function backUpIfDueNow(config: Config, now: Date): Promise<void> {
 
 /** One check at a time: the hourly tick and an option change never take two backups. */
 let queue: Promise<void> = Promise.resolve();
-export function backUpIfDue(config: Config, now?: Date): Promise<void> {
+function backUpIfDue(config: Config, now?: Date): Promise<void> {
   const check = queue.then(() => backUpIfDueNow(config, now ?? new Date()));
   queue = check.catch(() => undefined);
   return check;
@@ -75,7 +81,9 @@ function watchOptions(config: Config): void {
   watching = true;
   onOptionsChanged((keys) => {
     if (keys.includes("DailyBackupEnabled") || keys.includes("DailyBackupKeep")) {
-      backUpIfDue(config).catch((error) => logger.error("daily backup failed", { error: error instanceof Error ? error.message : String(error) }));
+      backUpIfDue(config).catch((error) =>
+        logger.error("daily backup failed", { error: error instanceof Error ? error.message : String(error) }),
+      );
     }
   });
 }

@@ -1,9 +1,12 @@
 // A consistent copy of the SQLite store, taken while the server goes on serving: VACUUM INTO
 // reads one snapshot (WAL lets the server keep writing meanwhile) and writes a compact new
-// database file, which is then checked before it is called a backup.
+// database file, which is then checked before it is called a backup. The file is created first,
+// new and readable by its owner alone (it holds every key and the session secret), never through
+// a symbolic link and never over an existing file (store/private-files.ts).
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { createPrivateFile, UnsafeTarget } from "../store/private-files.ts";
 
 export class BackupError extends Error {}
 
@@ -21,8 +24,12 @@ export function defaultBackupPath(storePath: string, now = new Date()): string {
 
 export function backupSqlite(storePath: string, file: string): { path: string; bytes: number } {
   if (!existsSync(storePath)) throw new BackupError(`no SQLite store at ${storePath}`);
-  if (existsSync(file)) throw new BackupError(`${file} already exists: give another file name`);
-  mkdirSync(dirname(file), { recursive: true });
+  try {
+    createPrivateFile(file);
+  } catch (error) {
+    if (error instanceof UnsafeTarget) throw new BackupError(error.message);
+    throw error;
+  }
   const source = new Database(storePath, { readonly: true });
   try {
     // A writer holding the lock briefly must not fail the backup.

@@ -1,19 +1,35 @@
 // Builds the console's browser assets into build/public with content-hashed names:
 //   - app-<hash>.css        Tailwind + daisyUI (tailwindcss CLI)
-//   - console-<hash>.js     the small vanilla runtime every page loads (islands/console/)
-//   - <name>.island-<hash>.js  one bundle per React island (islands/<name>/<name>.island.tsx),
-//                              React itself split into a shared chunk
+//   - console-<hash>.js     the small vanilla runtime every page loads (console-runtime/)
+//   - <name>.island-<hash>.js  one bundle per island (islands/<name>/<name>.island.tsx), React
+//                              itself split into a shared chunk; a page loads those it rendered
 //   - htmx-<hash>.js        the partial-swap library, for pages that ask for it
+// each text file with its brotli and gzip forms beside it (<file>.br, <file>.gz, compress-assets.ts),
 // and writes build/manifest.json, which the server reads (or embeds, in the executable).
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, copyFileSync, writeFileSync, readFileSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  copyFileSync,
+  writeFileSync,
+  readFileSync,
+} from "node:fs";
+import { basename, join } from "node:path";
+import type { ContentEncoding } from "../http/compression.ts";
+import { compressAssets } from "./compress-assets.ts";
 
 export type AssetManifest = {
   css: string;
   scripts: { console: string; htmx: string };
   islands: Record<string, string>;
-  /** Every file under build/public, by URL path. */
+  /** Every file under build/public, by URL path (the compressed variants aside). */
   files: string[];
+  /** The variants each file has beside it, compressed at build time (compress-assets.ts). */
+  compressed: Record<string, ContentEncoding[]>;
 };
 
 const root = join(import.meta.dir, "..", "..");
@@ -24,9 +40,9 @@ function contentHash(path: string): string {
   return new Bun.CryptoHasher("sha256").update(readFileSync(path)).digest("hex").slice(0, 10);
 }
 
-function hashedCopy(source: string, stem: string, extension: string): string {
+function hashedCopy(source: string, stem: string, extension: string, out: string): string {
   const name = `${stem}-${contentHash(source)}.${extension}`;
-  copyFileSync(source, join(publicOut, name));
+  copyFileSync(source, join(out, name));
   return name;
 }
 
@@ -40,24 +56,35 @@ function islandEntries(): Record<string, string> {
   return entries;
 }
 
-async function buildCss(): Promise<string> {
-  const temporary = join(buildDirectory, "app.css");
+async function buildCss(out: string): Promise<string> {
+  const temporary = `${out}.app.css`;
   const tailwind = Bun.spawnSync({
-    cmd: [join(root, "node_modules", ".bin", "tailwindcss"), "-i", join(root, "src", "console", "styles", "app.css"), "-o", temporary, "--minify"],
+    cmd: [
+      join(root, "node_modules", ".bin", "tailwindcss"),
+      "-i",
+      join(root, "src", "console", "styles", "app.css"),
+      "-o",
+      temporary,
+      "--minify",
+    ],
     cwd: root,
     stdout: "pipe",
     stderr: "pipe",
   });
   if (tailwind.exitCode !== 0) throw new Error(`tailwindcss failed: ${tailwind.stderr.toString()}`);
-  return hashedCopy(temporary, "app", "css");
+  try {
+    return hashedCopy(temporary, "app", "css", out);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
 }
 
-async function buildScripts(): Promise<{ console: string; islands: Record<string, string> }> {
+async function buildScripts(out: string): Promise<{ console: string; islands: Record<string, string> }> {
   const islands = islandEntries();
-  const consoleEntry = join(root, "islands", "console", "console-runtime.ts");
+  const consoleEntry = join(root, "console-runtime", "console-runtime.ts");
   const result = await Bun.build({
     entrypoints: [consoleEntry, ...Object.values(islands)],
-    outdir: publicOut,
+    outdir: out,
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     target: "browser",
     format: "esm",
@@ -78,28 +105,52 @@ async function buildScripts(): Promise<{ console: string; islands: Record<string
   };
 }
 
+/**
+ * Builds into a staging folder, then moves each file into build/public (a rename: a server
+ * reading a file sees the old one or the new one, whole) and the manifest last. Servers serve
+ * build/public while another build runs (the test run builds the executable beside the browser
+ * suites); emptying the folder first had them answer 404 for the console's script, and a sign-in
+ * form without its script was sent by the browser as a GET with the password in the address.
+ */
 export async function buildAssets(): Promise<AssetManifest> {
-  rmSync(publicOut, { recursive: true, force: true });
-  mkdirSync(publicOut, { recursive: true });
-  const css = await buildCss();
-  const scripts = await buildScripts();
-  const htmx = hashedCopy(join(root, "node_modules", "htmx.org", "dist", "htmx.min.js"), "htmx", "js");
-  for (const file of readdirSync(join(root, "public"))) {
-    if (statSync(join(root, "public", file)).isFile()) copyFileSync(join(root, "public", file), join(publicOut, file));
+  mkdirSync(buildDirectory, { recursive: true });
+  const staging = mkdtempSync(join(buildDirectory, "public-"));
+  try {
+    const css = await buildCss(staging);
+    const scripts = await buildScripts(staging);
+    const htmx = hashedCopy(join(root, "node_modules", "htmx.org", "dist", "htmx.min.js"), "htmx", "js", staging);
+    for (const file of readdirSync(join(root, "public"))) {
+      if (statSync(join(root, "public", file)).isFile()) copyFileSync(join(root, "public", file), join(staging, file));
+    }
+    const url = (name: string) => `/assets/${name}`;
+    const files = readdirSync(staging).map((file) => `/${file}`);
+    const manifest: AssetManifest = {
+      css: url(css),
+      scripts: { console: url(scripts.console), htmx: url(htmx) },
+      islands: Object.fromEntries(Object.entries(scripts.islands).map(([name, file]) => [name, url(file)])),
+      files,
+      compressed: await compressAssets(staging, files),
+    };
+    publish(staging);
+    const manifestPath = join(buildDirectory, "manifest.json");
+    writeFileSync(`${staging}.manifest.json`, JSON.stringify(manifest, null, 2));
+    renameSync(`${staging}.manifest.json`, manifestPath);
+    return manifest;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
-  const url = (name: string) => `/assets/${name}`;
-  const manifest: AssetManifest = {
-    css: url(css),
-    scripts: { console: url(scripts.console), htmx: url(htmx) },
-    islands: Object.fromEntries(Object.entries(scripts.islands).map(([name, file]) => [name, url(file)])),
-    files: readdirSync(publicOut).map((file) => `/${relative(publicOut, join(publicOut, file))}`),
-  };
-  writeFileSync(join(buildDirectory, "manifest.json"), JSON.stringify(manifest, null, 2));
-  return manifest;
+}
+
+/** Moves the staged files into build/public one by one, then drops what the new build no longer has. */
+function publish(staging: string): void {
+  mkdirSync(publicOut, { recursive: true });
+  const built = new Set(readdirSync(staging));
+  for (const file of built) renameSync(join(staging, file), join(publicOut, file));
+  for (const file of readdirSync(publicOut)) if (!built.has(file)) rmSync(join(publicOut, file), { recursive: true, force: true });
 }
 
 /** The newest modification time among the files the assets are built from. */
-export function newestSourceTime(): number {
+function newestSourceTime(): number {
   let newest = 0;
   const visit = (path: string) => {
     if (!existsSync(path)) return;
@@ -108,7 +159,7 @@ export function newestSourceTime(): number {
       for (const entry of readdirSync(path)) visit(join(path, entry));
     } else if (stats.mtimeMs > newest) newest = stats.mtimeMs;
   };
-  for (const folder of ["src/console", "islands", "public", "src/i18n"]) visit(join(root, folder));
+  for (const folder of ["src/console", "console-runtime", "islands", "public", "src/i18n"]) visit(join(root, folder));
   return newest;
 }
 

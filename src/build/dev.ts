@@ -9,7 +9,13 @@ let server: Bun.Subprocess | undefined;
 let pending: Timer | undefined;
 
 function startServer() {
-  server = Bun.spawn({ cmd: [process.execPath, join(root, "src", "main.ts")], cwd: root, stdout: "inherit", stderr: "inherit", env: process.env });
+  server = Bun.spawn({
+    cmd: [process.execPath, join(root, "src", "main.ts")],
+    cwd: root,
+    stdout: "inherit",
+    stderr: "inherit",
+    env: process.env,
+  });
 }
 
 async function restart(rebuild: boolean) {
@@ -33,11 +39,11 @@ function schedule(rebuild: boolean) {
 
 await buildAssets();
 startServer();
-for (const folder of ["src", "islands", "public"]) {
+for (const folder of ["src", "console-runtime", "islands", "public"]) {
   watch(join(root, folder), { recursive: true }, (_event, file) => {
     if (!file || file.endsWith(".generated.ts")) return;
     const assetSource = folder !== "src" || file.startsWith("console") || file.startsWith("i18n");
     schedule(assetSource);
   });
 }
-console.log("dev: watching src/, islands/ and public/");
+console.log("dev: watching src/, console-runtime/, islands/ and public/");

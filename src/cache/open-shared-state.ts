@@ -1,5 +1,4 @@
 // Chooses the SharedState implementation for this process from the configuration.
-import { registerSharedStateHealth } from "../metrics/metrics.ts";
 import { createMemoryState } from "./memory-state.ts";
 import { createRedisState } from "./redis-state.ts";
 import type { SharedState } from "./shared-state.ts";
@@ -9,7 +8,5 @@ export let shared: SharedState;
 /** `redisPrefix` keeps apart the keys of gateways (or test runs) that share one Redis. */
 export async function openSharedState(redisUrl: string | undefined, redisPrefix?: string, redisTimeoutMs?: number): Promise<SharedState> {
   shared = redisUrl ? await createRedisState(redisUrl, redisPrefix, { commandTimeoutMs: redisTimeoutMs }) : createMemoryState();
-  const current = shared;
-  registerSharedStateHealth(current.kind, () => current.healthy());
   return shared;
 }

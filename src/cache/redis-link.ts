@@ -123,7 +123,9 @@ export async function openRedisLink(url: string, options: RedisLinkOptions = {})
         } catch (error) {
           if (!wasDown) {
             wasDown = true;
-            logger.warn("shared state: cannot reach Redis; running degraded and retrying", { error: String((error as Error)?.message ?? error) });
+            logger.warn("shared state: cannot reach Redis; running degraded and retrying", {
+              error: String((error as Error)?.message ?? error),
+            });
           }
           await Bun.sleep(backoff);
           backoff = Math.min(maxBackoffMs, backoff * 2);

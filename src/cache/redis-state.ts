@@ -67,7 +67,9 @@ export async function createRedisState(url: string, prefix = "switchyard:", opti
 
   link.onHealthChange((healthy) => {
     if (!healthy) {
-      logger.warn("shared state degraded: rate limits count per instance, once-per-period jobs are skipped, reservations debit the store, caches resync every few seconds");
+      logger.warn(
+        "shared state degraded: rate limits count per instance, once-per-period jobs are skipped, reservations debit the store, caches resync every few seconds",
+      );
       return;
     }
     // Others missed what this instance announced meanwhile. Sent now and once more a second later,
@@ -89,7 +91,13 @@ export async function createRedisState(url: string, prefix = "switchyard:", opti
         async () => {
           const windowMs = windowSeconds * 1000;
           const [allowed, retryAfterMs] = (await link.send("EVAL", [
-            slidingWindowScript, "1", prefix + key, String(Date.now()), String(windowMs), String(limit), uniqueMember(),
+            slidingWindowScript,
+            "1",
+            prefix + key,
+            String(Date.now()),
+            String(windowMs),
+            String(limit),
+            uniqueMember(),
           ])) as [number, number];
           return { allowed: allowed === 1, retryAfterSeconds: allowed === 1 ? 0 : Math.max(1, Math.ceil(retryAfterMs / 1000)) };
         },
@@ -133,7 +141,10 @@ export async function createRedisState(url: string, prefix = "switchyard:", opti
       ),
     async delete(key) {
       await local.delete(key);
-      await orLocal(async () => void (await link.send("DEL", [prefix + key])), async () => undefined);
+      await orLocal(
+        async () => void (await link.send("DEL", [prefix + key])),
+        async () => undefined,
+      );
     },
     async publish(topic, message) {
       await orLocal(

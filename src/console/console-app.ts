@@ -21,6 +21,7 @@ const logPage = lazyPage(() => import("./pages/logs/log-page.tsx").then((module)
 const playgroundPage = lazyPage(() => import("./pages/playground-page.tsx").then((module) => module.playgroundPage));
 const pricingPage = lazyPage(() => import("./pages/pricing-page.tsx").then((module) => module.pricingPage));
 const registerPage = lazyPage(() => import("./pages/register-page.tsx").then((module) => module.registerPage));
+const auditPage = lazyPage(() => import("./pages/audit/audit-page.tsx").then((module) => module.auditPage));
 const redemptionPage = lazyPage(() => import("./pages/redemption/redemption-page.tsx").then((module) => module.redemptionPage));
 const settingsPage = lazyPage(() => import("./pages/settings/settings-page.tsx").then((module) => module.settingsPage));
 const resetConfirmPage = lazyPage(() => import("./pages/reset-page.tsx").then((module) => module.resetConfirmPage));
@@ -29,8 +30,8 @@ const userEditPage = lazyPage(() => import("./pages/users/user-edit-page.tsx").t
 const usersPage = lazyPage(() => import("./pages/users/users-page.tsx").then((module) => module.usersPage));
 const topUpPage = lazyPage(() => import("./pages/topup-page.tsx").then((module) => module.topUpPage));
 const tokenPage = lazyPage(() => import("./pages/tokens/token-page.tsx").then((module) => module.tokenPage));
-const midjourneyPage = lazyPage(() => import("./pages/tasks/midjourney-page.tsx").then((module) => module.midjourneyPage));
-const taskPage = lazyPage(() => import("./pages/tasks/task-page.tsx").then((module) => module.taskPage));
+const drawingPage = lazyPage(() => import("./pages/tasks/drawing-page.tsx").then((module) => module.drawingPage));
+const musicPage = lazyPage(() => import("./pages/tasks/music-page.tsx").then((module) => module.musicPage));
 const oauthCallbackPage = (endpoint: string) =>
   lazyPage(() => import("./pages/oauth-callback-page.tsx").then((module) => module.oauthCallbackPage(endpoint)));
 
@@ -46,18 +47,20 @@ export const consoleApp = ({ auth }: WebDeps) =>
     .get("/user/reset", page("public", resetConfirmPage))
     .get("/oauth/github", page("public", oauthCallbackPage("/api/oauth/github")))
     .get("/oauth/linuxdo", page("public", oauthCallbackPage("/api/oauth/linuxdo")))
+    .get("/oauth/oidc", page("public", oauthCallbackPage("/api/oauth/oidc")))
     .get("/oauth/telegram", page("public", oauthCallbackPage("/api/oauth/telegram/login")))
     .get("/oauth/telegram/bind", page("public", oauthCallbackPage("/api/oauth/telegram/bind")))
     .get("/user", page("admin", usersPage))
     .get("/user/edit", page("admin", userEditPage))
     .get("/user/edit/:id", page("admin", userEditPage))
     .get("/redemption", page("admin", redemptionPage))
+    .get("/audit", page("admin", auditPage))
     .get("/topup", page("user", topUpPage))
     .get("/detail", page("user", detailPage))
     .get("/token", page("user", tokenPage))
     .get("/log", page("user", logPage))
-    .get("/midjourney", page("user", midjourneyPage))
-    .get("/task", page("user", taskPage))
+    .get("/midjourney", page("user", drawingPage))
+    .get("/task", page("user", musicPage))
     .get("/channel", page("admin", channelPage))
     .get("/channel/add", page("admin", channelPage))
     .get("/channel/edit/:id", page("admin", channelPage))

@@ -3,9 +3,10 @@
 import { translator, type Translate } from "../i18n/i18n.ts";
 import type { Language } from "../i18n/languages.ts";
 import { requestLanguage } from "../http/request-language.ts";
-import { readSessionUser, sessionCookieName, type SessionJwt } from "../http/session.ts";
+import { readSession, sessionCookieName, type SessionJwt } from "../http/session.ts";
 import { optionBool } from "../services/options/options.ts";
 import { systemStatus, type SystemStatus } from "../services/status/system-status.ts";
+import { knownTimeZone, timeZoneCookie } from "./time-zone.ts";
 import type { UserRow } from "../services/users/user-view.ts";
 
 export type Theme = "light" | "dark";
@@ -19,10 +20,26 @@ export type PageContext = {
   theme: Theme | undefined;
   sidebarCollapsed: boolean;
   user: UserRow | undefined;
+  /** The public id of the signed-in session's row (the sessions list marks it as this one). */
+  sessionRecordId: number | undefined;
   status: SystemStatus;
   /** Per-response nonce for the Content-Security-Policy of inline JSON and scripts. */
   nonce: string;
+  /** The browser's time zone (the "tz" cookie, time-zone.ts), undefined before it is known. */
+  timeZone: string | undefined;
 };
+
+/** What a route's guard checked before the page renders (page-route.ts). */
+export type PageAccess = "public" | "user" | "admin" | "root";
+
+/**
+ * The context of a page behind a sign-in guard: the guard found the user, so the page never
+ * checks again. `access` says which guard let the request through.
+ */
+export type SignedInPageContext = PageContext & { user: UserRow; access: Exclude<PageAccess, "public"> };
+
+/** The context of a page behind the admin (or root) guard: the user is an admin at least. */
+export type AdminPageContext = SignedInPageContext & { access: "admin" | "root" };
 
 function cookieValue(request: Request, name: string): string | undefined {
   const header = request.headers.get("cookie");
@@ -31,14 +48,11 @@ function cookieValue(request: Request, name: string): string | undefined {
   return match ? decodeURIComponent(match[1]!) : undefined;
 }
 
-export async function createPageContext(
-  request: Request,
-  sessionJwt: SessionJwt,
-  sessionToken: string | undefined,
-): Promise<PageContext> {
+export async function createPageContext(request: Request, sessionJwt: SessionJwt, sessionToken: string | undefined): Promise<PageContext> {
   const language = requestLanguage(request);
   const theme = cookieValue(request, "theme");
   const collapsed = cookieValue(request, "sidebar_collapsed");
+  const session = await readSession(sessionJwt, sessionToken ?? cookieValue(request, sessionCookieName));
   return {
     request,
     url: new URL(request.url),
@@ -46,8 +60,10 @@ export async function createPageContext(
     t: translator(language),
     theme: theme === "dark" || theme === "light" ? theme : undefined,
     sidebarCollapsed: collapsed === undefined ? optionBool("DefaultCollapseSidebar") : collapsed === "true",
-    user: await readSessionUser(sessionJwt, sessionToken ?? cookieValue(request, sessionCookieName)),
+    user: session?.user,
+    sessionRecordId: session?.recordId,
     status: systemStatus(),
     nonce: crypto.randomUUID().replaceAll("-", ""),
+    timeZone: knownTimeZone(cookieValue(request, timeZoneCookie)),
   };
 }

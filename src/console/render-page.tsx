@@ -1,7 +1,9 @@
 // Turns a page's content into the full HTML response with its Content-Security-Policy.
 import { optionText } from "../services/options/options.ts";
+import { compressedTextResponse } from "../http/compression.ts";
 import type { PageContext } from "./page-context.ts";
 import { Document, type DocumentOptions } from "./layout/document.tsx";
+import { renderedIslands } from "./rendered-islands.ts";
 import { Shell } from "./layout/shell.tsx";
 
 export type PageOptions = DocumentOptions & {
@@ -32,8 +34,9 @@ function contentSecurityPolicy(context: PageContext, options: PageOptions): stri
   ].join("; ");
 }
 
+/** A page or fragment, compressed for a browser that accepts it (http/compression.ts). */
 export function htmlResponse(context: PageContext, options: PageOptions, html: string): Response {
-  return new Response(html, {
+  return compressedTextResponse(context.request, html, {
     status: options.status ?? 200,
     headers: {
       "content-type": "text/html; charset=utf-8",
@@ -49,9 +52,15 @@ const hasHeading = (content: string) => /<h1[\s>]/.test(content);
 export function renderPage(context: PageContext, options: PageOptions, content: JSX.Element): Response {
   // Every page is named on screen: pages without their own <h1> get the document title as one.
   const safeBody = String(content);
-  const safeHeading = hasHeading(safeBody) ? "" : String(<h1 class={options.quietHeading ? "sr-only" : "mb-3 text-xl font-semibold"} safe>{options.title}</h1>);
+  const safeHeading = hasHeading(safeBody)
+    ? ""
+    : String(
+        <h1 class={options.quietHeading ? "sr-only" : "mb-3 text-xl font-semibold"} safe>
+          {options.title}
+        </h1>,
+      );
   const html = (
-    <Document context={context} options={options}>
+    <Document context={context} options={options} islands={renderedIslands()}>
       <Shell context={context} notice={optionText("Notice")}>
         {(safeHeading + safeBody) as "safe"}
       </Shell>

@@ -25,12 +25,14 @@ export class AppError extends Error {
   readonly httpStatus: number | undefined;
   /** OpenAI-style machine code, e.g. "insufficient_user_quota". */
   readonly code: string | undefined;
+  /** What the /api envelope carries as `data` beside the message, for a client to act on. */
+  readonly data: Record<string, unknown> | undefined;
 
   constructor(
     kind: ErrorKind,
     messageKey: string,
     params?: ErrorParams,
-    options?: { httpStatus?: number; code?: string; cause?: unknown },
+    options?: { httpStatus?: number; code?: string; cause?: unknown; data?: Record<string, unknown> },
   ) {
     super(interpolate(messageKey, params), { cause: options?.cause });
     this.name = "AppError";
@@ -39,6 +41,7 @@ export class AppError extends Error {
     this.params = params;
     this.httpStatus = options?.httpStatus;
     this.code = options?.code;
+    this.data = options?.data;
   }
 }
 
@@ -47,15 +50,15 @@ export function isAppError(value: unknown): value is AppError {
 }
 
 /** Fills {{name}} placeholders; used for the untranslated (Chinese) message. */
-export function interpolate(text: string, params?: ErrorParams): string {
+function interpolate(text: string, params?: ErrorParams): string {
   if (!params) return text;
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 // Short constructors keep service code readable: `throw invalid("请输入用户名和密码！")`.
 export const invalid = (key: string, params?: ErrorParams) => new AppError("invalid", key, params);
+/** A broken rule that belongs to one input: `data.field` names it, so a form shows the message beside it. */
+export const invalidField = (field: string, key: string, params?: ErrorParams) => new AppError("invalid", key, params, { data: { field } });
 export const forbidden = (key: string, params?: ErrorParams) => new AppError("forbidden", key, params);
 export const notFound = (key: string, params?: ErrorParams) => new AppError("not_found", key, params);
 export const unauthorized = (key: string, params?: ErrorParams) => new AppError("unauthorized", key, params);

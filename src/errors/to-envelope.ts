@@ -3,7 +3,7 @@
 // only missing authentication (401), bodies over the limit (413), rate limits (429) and our own
 // faults (500) change the status.
 import type { Translate } from "../i18n/i18n.ts";
-import { AppError, type ErrorKind } from "./app-error.ts";
+import type { AppError, ErrorKind } from "./app-error.ts";
 
 const statusByKind: Partial<Record<ErrorKind, number>> = {
   unauthorized: 401,
@@ -17,7 +17,7 @@ export type Envelope<T = unknown> = { success: boolean; message: string; data?: 
 export function toEnvelope(error: AppError, translate: Translate): { status: number; body: Envelope } {
   return {
     status: error.httpStatus ?? statusByKind[error.kind] ?? 200,
-    body: { success: false, message: translate(error.messageKey, error.params) },
+    body: { success: false, message: translate(error.messageKey, error.params), ...(error.data ? { data: error.data } : {}) },
   };
 }
 

@@ -2,7 +2,7 @@
 // with a status that says what happened. Messages stay in Chinese by default: scripts written
 // for new-api match on them.
 import type { Translate } from "../i18n/i18n.ts";
-import { AppError, type ErrorKind } from "./app-error.ts";
+import type { AppError, ErrorKind } from "./app-error.ts";
 
 const statusByKind: Record<ErrorKind, number> = {
   invalid: 400,
@@ -22,11 +22,7 @@ export type OpenAIErrorBody = {
   error: { message: string; type: string; param: string | null; code: string | number | null };
 };
 
-export function toOpenAIError(
-  error: AppError,
-  translate: Translate,
-  requestId?: string,
-): { status: number; body: OpenAIErrorBody } {
+export function toOpenAIError(error: AppError, translate: Translate, requestId?: string): { status: number; body: OpenAIErrorBody } {
   const message = translate(error.messageKey, error.params);
   return {
     status: error.httpStatus ?? statusByKind[error.kind],

@@ -17,6 +17,9 @@ export type CredentialScope = "login" | "register" | "reset";
 
 const credentialPaths: Record<string, CredentialScope> = {
   "/api/user/login": "login",
+  // The second step of a sign-in and passkey sign-in count their failures like passwords do.
+  "/api/user/login/2fa": "login",
+  "/api/user/passkey/login": "login",
   "/api/user/register": "register",
   "/api/user/reset": "reset",
 };

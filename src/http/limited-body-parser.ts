@@ -15,7 +15,7 @@ export function limitedBodyParser(limitBytes: number) {
     if (type === "multipart/form-data") {
       const form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
       const fields: Record<string, FormDataEntryValue> = {};
-      form.forEach((value, key) => (fields[key] ??= value));
+      for (const [key, value] of form) fields[key] ??= value;
       return fields;
     }
     if (type.startsWith("text/")) return decoder.decode(bytes);

@@ -36,20 +36,51 @@ const defaultPorts = [80, 443, 8080, 8443];
 
 const blocked = new BlockList();
 for (const [prefix, bits] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16],
-  ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15],
-  ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) blocked.addSubnet(prefix, bits, "ipv4");
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  blocked.addSubnet(prefix, bits, "ipv4");
 for (const [prefix, bits] of [
-  ["::", 128], ["::1", 128], ["::", 96], ["64:ff9b::", 96], ["64:ff9b:1::", 48], ["100::", 64],
-  ["2001:db8::", 32], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8],
-] as const) blocked.addSubnet(prefix, bits, "ipv6");
+  ["::", 128],
+  ["::1", 128],
+  ["::", 96],
+  ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
+  ["100::", 64],
+  ["2001:db8::", 32],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["fec0::", 10],
+  ["ff00::", 8],
+] as const)
+  blocked.addSubnet(prefix, bits, "ipv6");
 
 let trustedHosts = new Set<string>();
 
 /** Hosts (names or addresses) that may be reached although private; from OUTBOUND_ALLOWED_HOSTS. */
 export function trustOutboundHosts(hosts: string[]): void {
-  trustedHosts = new Set(hosts.map((host) => host.trim().toLowerCase().replace(/^\[|\]$/g, "")).filter(Boolean));
+  trustedHosts = new Set(
+    hosts
+      .map((host) =>
+        host
+          .trim()
+          .toLowerCase()
+          .replace(/^\[|\]$/g, ""),
+      )
+      .filter(Boolean),
+  );
 }
 
 const refused = (reason: string) => new AppError("invalid", "不允许访问该地址", undefined, { cause: new Error(reason) });
@@ -63,14 +94,17 @@ export function isBlockedAddress(address: string): boolean {
 
 type Resolver = (hostname: string) => Promise<string[]>;
 
-const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /**
  * Checks a URL and resolves its host; throws AppError "不允许访问该地址" (the reason is kept as the
  * cause, for logs) when any part is not allowed. No connection is made.
  */
-export async function checkOutboundUrl(raw: string, policy: OutboundPolicy = {}, resolve: Resolver = systemResolver): Promise<OutboundTarget> {
+export async function checkOutboundUrl(
+  raw: string,
+  policy: OutboundPolicy = {},
+  resolve: Resolver = systemResolver,
+): Promise<OutboundTarget> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -79,7 +113,10 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy = {},
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw refused(`scheme ${url.protocol}`);
   if (url.username || url.password) throw refused("credentials in the URL");
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const host = url.hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
   const trusted = trustedHosts.has(host);
   if (url.protocol === "http:" && !policy.allowHttp && !trusted) throw refused("plain http");
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
@@ -110,7 +147,11 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy = {},
  * fetch() to a checked target, connected to the checked address: the URL's host is replaced by
  * the address, the Host header and the TLS server name keep the original name.
  */
-export async function fetchOutbound(raw: string, init: RequestInit & { timeoutMs: number }, policy: OutboundPolicy = {}): Promise<Response> {
+export async function fetchOutbound(
+  raw: string,
+  init: RequestInit & { timeoutMs: number },
+  policy: OutboundPolicy = {},
+): Promise<Response> {
   const target = await checkOutboundUrl(raw, policy);
   const pinned = new URL(target.url);
   const hostname = target.url.hostname.replace(/^\[|\]$/g, "");

@@ -5,8 +5,13 @@
 // outer bound behind this; it answers with a bare 413, this one with each face's error.
 import { AppError } from "../errors/app-error.ts";
 
-export function bodyTooLarge(limitBytes: number): AppError {
-  return new AppError("too_large", "请求体过大，上限为 {{limit}}", { limit: describeBytes(limitBytes) }, { code: "request_body_too_large" });
+function bodyTooLarge(limitBytes: number): AppError {
+  return new AppError(
+    "too_large",
+    "请求体过大，上限为 {{limit}}",
+    { limit: describeBytes(limitBytes) },
+    { code: "request_body_too_large" },
+  );
 }
 
 export function describeBytes(bytes: number): string {

@@ -2,22 +2,18 @@
 // catalogs; pages and services ask for a translator bound to the request's language.
 import i18next, { type TFunction } from "i18next";
 import { catalogs, namespaces } from "./catalogs.ts";
+import { sharedOptions } from "./i18n-options.ts";
 import { defaultLanguage, type Language } from "./languages.ts";
 
-const instance = i18next.createInstance();
-void instance.init({
-  initAsync: false,
+/** The server's instance (tests add entries to it to see a filled catalog at work). */
+export const i18n = i18next.createInstance();
+void i18n.init({
+  ...sharedOptions,
   resources: catalogs,
   lng: defaultLanguage,
-  fallbackLng: false,
   ns: namespaces,
   defaultNS: "common",
   fallbackNS: namespaces,
-  // Keys are Chinese sentences that may contain ':' or '.', so neither separates anything.
-  keySeparator: false,
-  nsSeparator: false,
-  interpolation: { escapeValue: false },
-  returnNull: false,
 });
 
 export type Translate = (key: string, params?: Record<string, unknown>) => string;
@@ -27,7 +23,7 @@ const translators = new Map<Language, Translate>();
 export function translator(language: Language): Translate {
   let translate = translators.get(language);
   if (!translate) {
-    const fixed: TFunction = instance.getFixedT(language);
+    const fixed: TFunction = i18n.getFixedT(language);
     translate = (key, params) => fixed(key, params ?? {}) as string;
     translators.set(language, translate);
   }

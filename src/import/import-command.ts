@@ -13,7 +13,7 @@ export async function importCommand(config: Config, request: ImportArguments): P
     return 0;
   } catch (error) {
     const known = error instanceof ImportRefused || error instanceof SourceError || error instanceof BadSourceValue;
-    const message = error instanceof Error ? (known ? error.message : error.stack ?? error.message) : String(error);
+    const message = error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error);
     console.error(`switchyard import: ${message}`);
     if (!known || error instanceof BadSourceValue) console.error("switchyard import: nothing was written");
     return 1;

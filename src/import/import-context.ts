@@ -11,13 +11,24 @@ import type { SourceSchema } from "./source-schema.ts";
 
 export type TargetRow<Name extends keyof Tables> = Tables[Name]["$inferInsert"];
 
-export type IdShifts = { users: number; tokens: number; channels: number; logs: number; redemptions: number; top_ups: number; midjourneys: number; tasks: number };
+export type IdShifts = {
+  users: number;
+  tokens: number;
+  channels: number;
+  logs: number;
+  redemptions: number;
+  top_ups: number;
+  midjourneys: number;
+  tasks: number;
+};
 
 /** Unique values of the target (and of rows already imported) that a new row must not repeat. */
 export type TakenValues = {
   usernames: Set<string>;
+  /** The target's own usernames in lower case (a merged look-alike of one is left out). */
+  targetUsernamesFolded: Set<string>;
   emails: Set<string>;
-  socialIds: Record<"github_id" | "wechat_id" | "telegram_id" | "linux_do_id", Set<string>>;
+  socialIds: Record<"github_id" | "wechat_id" | "telegram_id" | "linux_do_id" | "oidc_id", Set<string>>;
   affCodes: Set<string>;
   accessTokens: Set<string>;
   tokenKeys: Set<string>;
@@ -36,17 +47,20 @@ export type ImportContext = {
   importedTokens: Set<number>;
   /** Target channel id -> name, for the channel_name the logs of new-api do not store. */
   channelNames: Map<number, string>;
-  /** The next free target channel id, for channels split from a multi-key channel. */
-  nextChannelId: number;
   /** The source's QuotaPerUnit (quota per dollar), for the quota of old top-up orders. */
   quotaPerUnit: number;
+  /** The store has a root account (its own, or one imported already): no second one is made. */
+  rootTaken: boolean;
+  /** What a root account of the source becomes then (--root-role). */
+  rootRole: number;
 };
 
 export function emptyTaken(): TakenValues {
   return {
     usernames: new Set(),
+    targetUsernamesFolded: new Set(),
     emails: new Set(),
-    socialIds: { github_id: new Set(), wechat_id: new Set(), telegram_id: new Set(), linux_do_id: new Set() },
+    socialIds: { github_id: new Set(), wechat_id: new Set(), telegram_id: new Set(), linux_do_id: new Set(), oidc_id: new Set() },
     affCodes: new Set(),
     accessTokens: new Set(),
     tokenKeys: new Set(),

@@ -1,7 +1,7 @@
 // Log entries (--with-logs). Quotas, token counts, times and types are copied exactly, so sums
-// over the imported logs equal the source's. new-api's later types are stored the way
-// Switchyard records the same events: error entries (5) and task refunds (6) become system
-// entries (4) marked in `other` (refunds with refund: true, as our own refunds are). Request ids
+// over the imported logs equal the source's, and so are the clients' addresses. new-api's error
+// entries (5) stay error entries (Switchyard records refused and failed calls the same way); its
+// task refunds (6) become system entries (4) with refund: true, as our own refunds are. Request ids
 // stay out of the unique request_id column (that one guards our own settlements): one-api's goes
 // into `other`.
 import { LogType } from "../services/logs/log-types.ts";
@@ -14,8 +14,26 @@ const sourceRefundType = 6;
 
 export function noteLogColumns(context: ImportContext): void {
   noteUnreadColumns(context, "logs", [
-    "id", "user_id", "created_at", "type", "content", "username", "token_name", "model_name", "quota", "prompt_tokens",
-    "completion_tokens", "use_time", "elapsed_time", "is_stream", "channel_id", "token_id", "group", "other", "request_id",
+    "id",
+    "user_id",
+    "created_at",
+    "type",
+    "content",
+    "username",
+    "token_name",
+    "model_name",
+    "quota",
+    "prompt_tokens",
+    "completion_tokens",
+    "use_time",
+    "elapsed_time",
+    "is_stream",
+    "channel_id",
+    "token_id",
+    "group",
+    "other",
+    "request_id",
+    "ip",
   ]);
 }
 
@@ -41,14 +59,12 @@ export function mapLog(context: ImportContext, row: SourceRow): TargetRow<"logs"
   const extra: Record<string, unknown> = {};
   let type = sourceType;
   if (sourceType === sourceErrorType) {
-    type = LogType.system;
-    extra.source_type = "error";
-    context.report.skip("logs", 'error entries (type 5) stored as system entries (type 4) with other.source_type "error"');
+    type = LogType.error;
   } else if (sourceType === sourceRefundType) {
     type = LogType.system;
     extra.refund = true;
     context.report.skip("logs", "refund entries (type 6) stored as system entries (type 4) with other.refund true");
-  } else if (sourceType < 0 || sourceType > LogType.system) {
+  } else if (sourceType < 0 || sourceType > LogType.error) {
     type = LogType.system;
     extra.source_type = sourceType;
     context.report.skip("logs", "entries of an unknown type stored as system entries (type 4) with other.source_type");
@@ -57,7 +73,9 @@ export function mapLog(context: ImportContext, row: SourceRow): TargetRow<"logs"
   if (requestId) extra.source_request_id = requestId;
   const channelId = shiftedChannel(context, intOf("logs", row, "channel_id"));
   // one-api measures in milliseconds (elapsed_time), new-api in seconds (use_time).
-  const useTime = context.schema.has("logs", "use_time") ? intOf("logs", row, "use_time") : Math.round(intOf("logs", row, "elapsed_time") / 1000);
+  const useTime = context.schema.has("logs", "use_time")
+    ? intOf("logs", row, "use_time")
+    : Math.round(intOf("logs", row, "elapsed_time") / 1000);
   return {
     id: intOf("logs", row, "id") + context.shift.logs,
     user_id: shiftedUser(context, userId),
@@ -78,5 +96,6 @@ export function mapLog(context: ImportContext, row: SourceRow): TargetRow<"logs"
     group: clip(textOf(row, "group"), 64),
     other: otherWith(textOf(row, "other"), extra),
     request_id: null,
+    ip: clip(textOf(row, "ip"), 64),
   };
 }

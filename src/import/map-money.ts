@@ -9,10 +9,28 @@ import { clip, deletedAtOf, floatOf, intOf, textOf } from "./source-values.ts";
 
 export function noteMoneyColumns(context: ImportContext): void {
   noteUnreadColumns(context, "redemptions", [
-    "id", "user_id", "key", "status", "name", "quota", "created_time", "redeemed_time", "used_user_id", "deleted_at", "expired_time",
+    "id",
+    "user_id",
+    "key",
+    "status",
+    "name",
+    "quota",
+    "created_time",
+    "redeemed_time",
+    "used_user_id",
+    "deleted_at",
+    "expired_time",
   ]);
   noteUnreadColumns(context, "top_ups", [
-    "id", "user_id", "amount", "money", "trade_no", "payment_method", "create_time", "complete_time", "status",
+    "id",
+    "user_id",
+    "amount",
+    "money",
+    "trade_no",
+    "payment_method",
+    "create_time",
+    "complete_time",
+    "status",
   ]);
 }
 
@@ -78,7 +96,8 @@ export function mapTopUp(context: ImportContext, row: SourceRow): TargetRow<"top
   const money = floatOf("top_ups", row, "money");
   const paymentMethod = clip(textOf(row, "payment_method"), 32);
   const status = textOf(row, "status").trim() || "pending";
-  if (!knownTopUpStatuses.has(status)) context.report.skip("top_ups", "with a status Switchyard does not use (kept as it is)", `${tradeNo} (${status})`);
+  if (!knownTopUpStatuses.has(status))
+    context.report.skip("top_ups", "with a status Switchyard does not use (kept as it is)", `${tradeNo} (${status})`);
   // new-api credits Stripe orders by the money paid and every other method by the amount bought.
   const units = paymentMethod === "stripe" ? money : amount;
   return {

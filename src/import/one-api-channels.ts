@@ -1,5 +1,5 @@
 // one-api numbers its channel types differently from new-api (and so from Switchyard) past the
-// first few, and keeps per-kind settings in a `config` JSON where new-api uses `other` or the
+// first few, and keeps per-type settings in a `config` JSON where new-api uses `other` or the
 // key itself. This table says, for each one-api type, which Switchyard type serves it and how
 // its settings move; the numbers and default addresses are one-api's published constants.
 import type { SourceRow } from "./source-database.ts";
@@ -19,7 +19,7 @@ type OneApiConfig = {
 
 export type ConvertedChannel = { type: number; key: string; baseUrl: string; other: string } | { unsupported: string };
 
-/** OpenAI-compatible services one-api lists as kinds of their own: Switchyard's OpenAI type with their address. */
+/** OpenAI-compatible services one-api lists as types of their own: Switchyard's OpenAI type with their address. */
 const openAICompatible: Record<number, [string, string]> = {
   2: ["API2D", "https://oa.api2d.net"],
   4: ["CloseAI", "https://api.closeai-proxy.xyz"],
@@ -42,12 +42,43 @@ const openAICompatible: Record<number, [string, string]> = {
 
 /** Same service, another number (one-api -> Switchyard/new-api). */
 const renumbered: Record<number, number> = {
-  1: 1, 3: 3, 8: 8, 11: 11, 14: 14, 15: 15, 16: 16, 17: 17, 18: 18, 19: 19, 21: 21, 22: 22, 23: 23, 24: 24,
-  25: 25, 27: 35, 28: 42, 30: 4, 31: 31, 33: 33, 35: 34, 36: 43, 37: 39, 40: 45, 42: 41, 44: 40, 47: 46,
+  1: 1,
+  3: 3,
+  8: 8,
+  11: 11,
+  14: 14,
+  15: 15,
+  16: 16,
+  17: 17,
+  18: 18,
+  19: 19,
+  21: 21,
+  22: 22,
+  23: 23,
+  24: 24,
+  25: 25,
+  27: 35,
+  28: 42,
+  30: 4,
+  31: 31,
+  33: 33,
+  35: 34,
+  36: 43,
+  37: 39,
+  40: 45,
+  42: 41,
+  44: 40,
+  47: 46,
 };
 
 const unsupportedNames: Record<number, string> = {
-  34: "Coze", 38: "DeepL", 41: "Novita", 43: "Proxy", 46: "Replicate", 49: "AliBailian", 51: "Gemini (OpenAI-compatible)",
+  34: "Coze",
+  38: "DeepL",
+  41: "Novita",
+  43: "Proxy",
+  46: "Replicate",
+  49: "AliBailian",
+  51: "Gemini (OpenAI-compatible)",
 };
 
 function readConfig(row: SourceRow): OneApiConfig {

@@ -6,23 +6,24 @@
 // writes nothing; a target store that does not exist yet is not even created.
 import { sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
-import { dialect, exclusiveTransaction, openStore, closeStore, t, type Db } from "../store/client.ts";
+import { importedRootRoles, type ImportArguments } from "../tool-arguments.ts";
+import { db, dialect, exclusiveTransaction, openStore, closeStore, StoreInUse, t, type Db } from "../store/client.ts";
+import { lockSqliteStore, StoreLocked, type StoreLock } from "../store/sqlite-lock.ts";
 import type { Tables } from "../store/schema/define-schema.ts";
 import { noteAccountColumns, mapToken, mapUser } from "./map-accounts.ts";
 import { mapChannel, noteChannelColumns } from "./map-channels.ts";
 import { mapLog, noteLogColumns } from "./map-logs.ts";
 import { mapRedemption, mapTopUp, noteMoneyColumns } from "./map-money.ts";
-import { mapOptions, quotaPerUnitOf } from "./map-options.ts";
+import { mapOptions, optionDifferences, previewOptions, quotaPerUnitOf } from "./map-options.ts";
 import { mapMidjourney, mapTask, noteTaskColumns } from "./map-tasks.ts";
 import type { ImportContext, TargetRow } from "./import-context.ts";
 import { ImportReport } from "./import-report.ts";
 import { progressBar } from "./progress-bar.ts";
 import { openSource, type SourceDatabase, type SourceRow } from "./source-database.ts";
 import { readSourceSchema } from "./source-schema.ts";
-import { intOf } from "./source-values.ts";
 import { idShiftsFor, readTakenValues, readTargetState, removeInitialRoot, targetStoreExists, type TargetState } from "./target-state.ts";
 
-export type ImportRequest = { source: string; dryRun: boolean; merge: boolean; withLogs: boolean };
+export type ImportRequest = ImportArguments;
 
 export class ImportRefused extends Error {}
 
@@ -38,12 +39,28 @@ function targetLabel(store: Config["store"]): string {
   return `PostgreSQL ${url.toString()}`;
 }
 
+function lockTarget(store: Config["store"]): StoreLock | undefined {
+  if (store.dialect !== "sqlite" || store.path === ":memory:") return undefined;
+  try {
+    return lockSqliteStore(store.path);
+  } catch (error) {
+    if (!(error instanceof StoreLocked)) throw error;
+    throw new ImportRefused(
+      `the store ${store.path} is in use by another process, most likely a running Switchyard: stop it, then import (nothing was written). ${error.message}`,
+    );
+  }
+}
+
 export async function runImport(config: Config, request: ImportRequest): Promise<string> {
   const source = await openSource(request.source);
   try {
     const schema = await readSourceSchema(source);
     const untouched = request.dryRun && !(await targetStoreExists(config.store));
-    if (!untouched) await openStore(config.store);
+    // Like a serving process, the importer has the SQLite store to itself (store/sqlite-lock.ts);
+    // a real import also needs the file alone: any other process writing beside it would take
+    // the ids the import shifted its rows to. A dry run only reads.
+    const lock = untouched ? undefined : lockTarget(config.store);
+    if (!untouched) await openAlone(config.store, !request.dryRun).catch((error: unknown) => (lock?.release(), Promise.reject(error)));
     try {
       const state: TargetState = untouched ? { empty: true, contents: "" } : await readTargetState();
       if (!state.empty && !request.merge) {
@@ -62,10 +79,13 @@ export async function runImport(config: Config, request: ImportRequest): Promise
         skippedUsers: new Set(),
         importedTokens: new Set(),
         channelNames: new Map(),
-        nextChannelId: 0,
         quotaPerUnit: quotaPerUnitOf(optionRows),
+        rootTaken: state.hasRoot ?? false,
+        rootRole: importedRootRoles[request.rootRole],
       };
-      const copy = (write: Write) => copyEverything(source, context, request, optionRows, write);
+      const storeOptions = untouched ? new Map<string, string>() : await readStoreOptions();
+      const options = { rows: optionRows, store: storeOptions, merging: !state.empty };
+      const copy = (write: Write) => copyEverything(source, context, request, options, write);
       if (request.dryRun) {
         await copy(async (table, rows) => report.countWritten(table, rows.length));
       } else {
@@ -84,14 +104,31 @@ export async function runImport(config: Config, request: ImportRequest): Promise
       if (!request.withLogs && schema.has("logs")) {
         report.note(`logs: ${await source.count("logs")} entries not imported (give --with-logs to import them)`);
       }
-      if (state.initialRootId !== undefined) report.note("the target's initial root account (root / 123456) was replaced by the source's accounts");
+      if (state.initialRootId !== undefined)
+        report.note("the target's initial root account (root / 123456) was replaced by the source's accounts");
       return report.render({ dryRun: request.dryRun, source: source.label, schema: schema.label, target: targetLabel(config.store) });
     } finally {
       if (!untouched) await closeStore();
+      lock?.release();
     }
   } finally {
     await source.close();
   }
+}
+
+async function openAlone(store: Config["store"], alone: boolean): Promise<void> {
+  try {
+    await openStore(store, { alone });
+  } catch (error) {
+    if (!(error instanceof StoreInUse)) throw error;
+    throw new ImportRefused(
+      `the store ${store.dialect === "sqlite" ? store.path : ""} is in use by another process, most likely a running Switchyard: stop it, then import (nothing was written)`,
+    );
+  }
+}
+
+async function readStoreOptions(): Promise<Map<string, string>> {
+  return new Map((await db.select().from(t.options)).map((row) => [row.key, row.value]));
 }
 
 async function readAll(source: SourceDatabase, table: string, key: string): Promise<SourceRow[]> {
@@ -118,7 +155,13 @@ async function copyTable<Name extends keyof Tables>(
   }
 }
 
-async function copyEverything(source: SourceDatabase, context: ImportContext, request: ImportRequest, optionRows: SourceRow[], write: Write): Promise<void> {
+async function copyEverything(
+  source: SourceDatabase,
+  context: ImportContext,
+  request: ImportRequest,
+  options: { rows: SourceRow[]; store: Map<string, string>; merging: boolean },
+  write: Write,
+): Promise<void> {
   noteAccountColumns(context);
   noteChannelColumns(context);
   noteMoneyColumns(context);
@@ -128,14 +171,25 @@ async function copyEverything(source: SourceDatabase, context: ImportContext, re
 
   const channelRows = await readAll(source, "channels", "id");
   context.report.countRead("channels", channelRows.length);
-  const maxChannelId = channelRows.reduce((max, row) => Math.max(max, intOf("channels", row, "id")), 0);
-  context.nextChannelId = maxChannelId + context.shift.channels + 1;
   const mapped = channelRows.flatMap((row) => mapChannel(context, row));
-  await write("channels", mapped.map((entry) => entry.channel));
-  await write("abilities", mapped.flatMap((entry) => entry.abilities));
+  await write(
+    "channels",
+    mapped.map((entry) => entry.channel),
+  );
+  await write(
+    "abilities",
+    mapped.flatMap((entry) => entry.abilities),
+  );
 
-  context.report.countRead("options", optionRows.length);
-  await write("options", mapOptions(context, optionRows));
+  context.report.countRead("options", options.rows.length);
+  const accepted = mapOptions(context, options.rows, options.store);
+  if (!options.merging) await write("options", accepted);
+  else {
+    // A merge keeps the store's settings unless the operator, having seen them, asks for the source's.
+    const differing = optionDifferences(accepted, options.store);
+    previewOptions(context, differing, options.store, request.mergeOptions && !request.dryRun);
+    if (request.mergeOptions) await write("options", differing);
+  }
   await copyTable(source, context, "redemptions", mapRedemption, write);
   await copyTable(source, context, "top_ups", mapTopUp, write);
   await copyTable(source, context, "midjourneys", mapMidjourney, write);
@@ -153,7 +207,10 @@ async function insertRows<Name extends keyof Tables>(tx: Db, table: Name, rows: 
     const chunk = rows.slice(start, start + insertSize);
     if (table === "options") {
       for (const option of chunk as TargetRow<"options">[]) {
-        await tx.insert(t.options).values(option).onConflictDoUpdate({ target: t.options.key, set: { value: option.value } });
+        await tx
+          .insert(t.options)
+          .values(option)
+          .onConflictDoUpdate({ target: t.options.key, set: { value: option.value } });
       }
       continue;
     }

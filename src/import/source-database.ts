@@ -96,7 +96,8 @@ async function openServer(url: string, dialect: "postgres" | "mysql"): Promise<S
     await client.close().catch(() => undefined);
     throw new SourceError(`cannot connect to ${label} (${error instanceof Error ? error.message : String(error)})`);
   }
-  const quote = dialect === "mysql" ? (name: string) => `\`${name.replace(/`/g, "``")}\`` : (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const quote =
+    dialect === "mysql" ? (name: string) => `\`${name.replace(/`/g, "``")}\`` : (name: string) => `"${name.replace(/"/g, '""')}"`;
   const placeholder = dialect === "mysql" ? () => "?" : (index: number) => `$${index}`;
   const schemaFilter = dialect === "mysql" ? "table_schema = database()" : "table_schema = current_schema()";
   return {
@@ -124,7 +125,10 @@ async function openServer(url: string, dialect: "postgres" | "mysql"): Promise<S
         const rows = (
           last === undefined
             ? await client.unsafe(`select * from ${quote(table)} order by ${quote(key)} limit ${placeholder(1)}`, [size])
-            : await client.unsafe(`select * from ${quote(table)} where ${quote(key)} > ${placeholder(1)} order by ${quote(key)} limit ${placeholder(2)}`, [last, size])
+            : await client.unsafe(
+                `select * from ${quote(table)} where ${quote(key)} > ${placeholder(1)} order by ${quote(key)} limit ${placeholder(2)}`,
+                [last, size],
+              )
         ) as SourceRow[];
         if (rows.length === 0) return;
         yield [...rows];

@@ -60,7 +60,10 @@ export function deletedAtOf(table: string, row: SourceRow, column = "deleted_at"
 
 /** "2024-05-01 10:20:30.123+08:00" (GORM on SQLite) -> a form Date parses everywhere. */
 function normaliseSqliteTime(text: string): string {
-  return text.trim().replace(" ", "T").replace(/([+-]\d\d)(\d\d)$/, "$1:$2");
+  return text
+    .trim()
+    .replace(" ", "T")
+    .replace(/([+-]\d\d)(\d\d)$/, "$1:$2");
 }
 
 /** Text for a bounded column: cut at `max` characters (names in logs and the like). */

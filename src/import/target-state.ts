@@ -3,11 +3,12 @@
 // (the initial root account, password unchanged, and default options) counts as empty: the
 // import replaces that root with the source's own.
 import { SQL } from "bun";
-import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { and, eq, gte, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { existsSync } from "node:fs";
 import type { Config } from "../config.ts";
 import { db, t } from "../store/client.ts";
 import { defaultRootPasswordHash } from "../services/users/passwords.ts";
+import { Role } from "../services/users/roles.ts";
 import { emptyTaken, type IdShifts, type TakenValues } from "./import-context.ts";
 
 export type TargetState = {
@@ -16,6 +17,8 @@ export type TargetState = {
   initialRootId?: number;
   /** "3 users, 2 channels" for the refusal message. */
   contents: string;
+  /** A live root account is there (and stays: an initial root to be replaced does not count). */
+  hasRoot?: boolean;
 };
 
 const countedTables = ["users", "tokens", "channels", "logs", "redemptions", "top_ups", "midjourneys", "tasks"] as const;
@@ -45,7 +48,10 @@ export async function targetStoreExists(store: Config["store"]): Promise<boolean
 
 export async function readTargetState(): Promise<TargetState> {
   const counts = Object.fromEntries(await Promise.all(countedTables.map(async (table) => [table, await countOf(table)] as const)));
-  const contents = countedTables.filter((table) => counts[table] > 0).map((table) => `${counts[table]} ${table}`).join(", ");
+  const contents = countedTables
+    .filter((table) => counts[table] > 0)
+    .map((table) => `${counts[table]} ${table}`)
+    .join(", ");
   const othersEmpty = countedTables.every((table) => table === "users" || counts[table] === 0);
   if (othersEmpty && counts.users === 0) return { empty: true, contents };
   if (othersEmpty && counts.users === 1) {
@@ -54,7 +60,12 @@ export async function readTargetState(): Promise<TargetState> {
       return { empty: true, initialRootId: root.id, contents };
     }
   }
-  return { empty: false, contents };
+  const [root] = await db
+    .select({ id: t.users.id })
+    .from(t.users)
+    .where(and(gte(t.users.role, Role.root), isNull(t.users.deleted_at)))
+    .limit(1);
+  return { empty: false, contents, hasRoot: root !== undefined };
 }
 
 export async function idShiftsFor(state: TargetState): Promise<IdShifts> {
@@ -75,14 +86,16 @@ export async function readTakenValues(state: TargetState): Promise<TakenValues> 
       wechat_id: t.users.wechat_id,
       telegram_id: t.users.telegram_id,
       linux_do_id: t.users.linux_do_id,
+      oidc_id: t.users.oidc_id,
       aff_code: t.users.aff_code,
       access_token: t.users.access_token,
     })
     .from(t.users);
   for (const user of users) {
     taken.usernames.add(user.username);
+    taken.targetUsernamesFolded.add(user.username.toLowerCase());
     if (user.email) taken.emails.add(user.email.toLowerCase());
-    for (const binding of ["github_id", "wechat_id", "telegram_id", "linux_do_id"] as const) {
+    for (const binding of ["github_id", "wechat_id", "telegram_id", "linux_do_id", "oidc_id"] as const) {
       if (user[binding]) taken.socialIds[binding].add(user[binding]);
     }
     if (user.aff_code) taken.affCodes.add(user.aff_code);
@@ -90,7 +103,10 @@ export async function readTakenValues(state: TargetState): Promise<TakenValues> 
   }
   for (const row of await db.select({ key: t.tokens.key }).from(t.tokens)) taken.tokenKeys.add(row.key);
   for (const row of await db.select({ key: t.redemptions.key }).from(t.redemptions)) taken.redemptionKeys.add(row.key);
-  for (const row of await db.select({ tradeNo: t.top_ups.trade_no }).from(t.top_ups).where(and(isNotNull(t.top_ups.trade_no), ne(t.top_ups.trade_no, "")))) {
+  for (const row of await db
+    .select({ tradeNo: t.top_ups.trade_no })
+    .from(t.top_ups)
+    .where(and(isNotNull(t.top_ups.trade_no), ne(t.top_ups.trade_no, "")))) {
     taken.tradeNos.add(row.tradeNo);
   }
   return taken;

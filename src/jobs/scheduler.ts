@@ -1,19 +1,12 @@
-// Background jobs: each is {name, everySeconds, run}. A job marked `once` runs on one instance
-// per period, whichever takes the shared lock first; the others skip that turn.
+// Runs background jobs (job.ts: {name, everySeconds, run}), the list server.ts starts it with.
+// A job marked `once` runs on one instance per period, whichever takes the shared lock first;
+// the others skip that turn.
 import type { Config } from "../config.ts";
 import { shared } from "../cache/open-shared-state.ts";
 import { logger } from "../logger.ts";
-import { backgroundJobs } from "./job-list.ts";
+import type { Job } from "./job.ts";
 
-export type Job = {
-  name: string;
-  everySeconds: (config: Config) => number;
-  /** Run on a single instance per period (cluster-wide), not on each. */
-  once?: boolean;
-  /** Also run right after start, not only when the first period has passed. */
-  runAtStart?: boolean;
-  run: (config: Config) => Promise<void>;
-};
+export type { Job } from "./job.ts";
 
 const timers: Timer[] = [];
 /** Runs in progress, so a stopping server can let them finish before it closes the store. */
@@ -28,8 +21,8 @@ async function runJob(job: Job, config: Config, period: number) {
   }
 }
 
-export function startJobs(config: Config): void {
-  for (const job of backgroundJobs) {
+export function startJobs(config: Config, jobs: readonly Job[]): void {
+  for (const job of jobs) {
     const period = job.everySeconds(config);
     if (period <= 0) continue;
     let busy = false;

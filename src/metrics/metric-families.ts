@@ -25,7 +25,7 @@ abstract class Family<Child> {
     let entry = this.children.get(key);
     if (!entry) {
       const labels: LabelValues = {};
-      this.labelNames.forEach((name, index) => (labels[name] = values[index] ?? ""));
+      for (const [index, name] of this.labelNames.entries()) labels[name] = values[index] ?? "";
       entry = { labels, child: this.create() };
       this.children.set(key, entry);
     }
@@ -55,7 +55,12 @@ export type HistogramChild = { counts: number[]; sum: number; count: number };
 export class HistogramFamily extends Family<HistogramChild> {
   readonly type = "histogram" as const;
 
-  constructor(name: string, help: string, labelNames: readonly string[], readonly buckets: readonly number[]) {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    readonly buckets: readonly number[],
+  ) {
     super(name, help, labelNames);
   }
 
@@ -109,7 +114,10 @@ export class SampledGauge {
   }
 
   async get() {
-    const values: MetricValue[] = [...this.samplers].map(([labelValue, read]) => ({ labels: { [this.labelName]: labelValue }, value: read() }));
+    const values: MetricValue[] = [...this.samplers].map(([labelValue, read]) => ({
+      labels: { [this.labelName]: labelValue },
+      value: read(),
+    }));
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
 

@@ -31,7 +31,10 @@ export function metricsRoutes(config: Config) {
     // Every token is compared, so the answer time does not say which source matched.
     const matches = tokens.map((token) => sameSecret(given, token));
     if (!matches.includes(true)) {
-      return new Response("unauthorized\n", { status: 401, headers: { "www-authenticate": 'Bearer realm="metrics"', "content-type": "text/plain; charset=utf-8" } });
+      return new Response("unauthorized\n", {
+        status: 401,
+        headers: { "www-authenticate": 'Bearer realm="metrics"', "content-type": "text/plain; charset=utf-8" },
+      });
     }
     const { body, contentType } = await renderMetrics();
     return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });

@@ -3,12 +3,14 @@
 //   countRequest           every answered request (app.ts, after the response)
 //   labelRelayRequest      the relay pipeline names the model and channel of its request
 //   observeRelaySettled    a relay request settled: latency, time to first token, quota
+//   countBillingAnomaly    a settlement could not collect all it cost, or its upstream reported
+//                          more completion than the request's max_tokens
 //   countUpstreamFailure   an upstream attempt failed, by class
 //   trackStream            a relay stream opened (end() when it closed)
-//   observeLedgerCommit    the ledger wrote one batch
+//   observeLedgerCommit    the ledger wrote one batch (its hook, wired by service-gauges.ts)
 //   registerCacheSize      a cache says how to read its size (read when scraped)
-//   registerReservations   the open reservations say how to read their count and sum
-//   registerSharedStateHealth  whether Redis is reachable (open-shared-state.ts)
+//   registerReservations   how to read the open holds' count and sum (service-gauges.ts)
+//   registerSharedStateHealth  whether Redis is reachable (service-gauges.ts)
 //
 // Labels stay bounded: routes are the registered patterns (never raw paths), models are named
 // only once a channel was chosen for them (so they come from the operators' lists; callers fold
@@ -19,9 +21,11 @@ import type { UpstreamFailure } from "../relay/upstream/upstream-failure.ts";
 import { faceOf } from "../faces.ts";
 import { CounterFamily, HistogramFamily, SampledGauge, type CounterChild, type HistogramChild } from "./metric-families.ts";
 
-const requests = new CounterFamily("switchyard_requests_total", "Answered requests by face, route pattern, model, channel and HTTP status", [
-  "face", "route", "model", "channel", "status",
-]);
+const requests = new CounterFamily(
+  "switchyard_requests_total",
+  "Answered requests by face, route pattern, model, channel and HTTP status",
+  ["face", "route", "model", "channel", "status"],
+);
 const relayDuration = new HistogramFamily(
   "switchyard_relay_duration_seconds",
   "Relay requests from arrival to settlement (streams: to their end), by endpoint and model",
@@ -34,9 +38,31 @@ const firstToken = new HistogramFamily(
   ["endpoint", "model"],
   [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
 );
-const upstreamErrors = new CounterFamily("switchyard_upstream_errors_total", "Failed upstream attempts by class and channel", ["class", "channel"]);
-const quotaConsumed = new CounterFamily("switchyard_quota_consumed_total", "Quota charged by settled relay requests, by model and channel", ["model", "channel"]);
-const ledgerBatchSize = new HistogramFamily("switchyard_ledger_batch_size", "Quota moves (holds, settlements, releases) written per ledger transaction", [], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]);
+const upstreamErrors = new CounterFamily("switchyard_upstream_errors_total", "Failed upstream attempts by class and channel", [
+  "class",
+  "channel",
+]);
+const quotaConsumed = new CounterFamily(
+  "switchyard_quota_consumed_total",
+  "Quota charged by settled relay requests, by model and channel",
+  ["model", "channel"],
+);
+const quotaUncollected = new CounterFamily(
+  "switchyard_quota_uncollected_total",
+  "Quota settled requests cost beyond what the balances had left (a balance stops at zero), by channel",
+  ["channel"],
+);
+const completionsOverLimit = new CounterFamily(
+  "switchyard_completions_over_limit_total",
+  "Answers whose upstream reported more completion tokens than the request's max_tokens, by channel",
+  ["channel"],
+);
+const ledgerBatchSize = new HistogramFamily(
+  "switchyard_ledger_batch_size",
+  "Quota moves (holds, settlements, releases) written per ledger transaction",
+  [],
+  [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+);
 const ledgerCommit = new HistogramFamily(
   "switchyard_ledger_commit_seconds",
   "Time to write and commit one ledger batch",
@@ -46,8 +72,16 @@ const ledgerCommit = new HistogramFamily(
 const cacheSizes = new SampledGauge("switchyard_cache_entries", "Entries held by each in-process cache", "cache");
 // What this instance holds reserved and not yet settled or released: 0 at quiescence (the fault
 // suite's ledger check reads it after every case).
-const reservations = new SampledGauge("switchyard_reservations_open", "Reservations of this instance still open, as a count and as quota", "measure");
-const sharedHealth = new SampledGauge("switchyard_shared_state_healthy", "1 while the state shared between instances is reachable (always 1 in memory), 0 while degraded", "kind");
+const reservations = new SampledGauge(
+  "switchyard_reservations_open",
+  "Reservations of this instance still open, as a count and as quota",
+  "measure",
+);
+const sharedHealth = new SampledGauge(
+  "switchyard_shared_state_healthy",
+  "1 while the state shared between instances is reachable (always 1 in memory), 0 while degraded",
+  "kind",
+);
 let streamsOpen = 0;
 const streamsInFlight = {
   name: "switchyard_relay_streams_in_flight",
@@ -60,7 +94,21 @@ const streamsInFlight = {
   reset() {},
 };
 
-const ownMetrics = [requests, relayDuration, firstToken, upstreamErrors, quotaConsumed, ledgerBatchSize, ledgerCommit, cacheSizes, reservations, sharedHealth, streamsInFlight];
+const ownMetrics = [
+  requests,
+  relayDuration,
+  firstToken,
+  upstreamErrors,
+  quotaConsumed,
+  quotaUncollected,
+  completionsOverLimit,
+  ledgerBatchSize,
+  ledgerCommit,
+  cacheSizes,
+  reservations,
+  sharedHealth,
+  streamsInFlight,
+];
 
 // prom-client's registry with its default process metrics (CPU, memory, event loop lag, GC):
 // loading the package and starting those collectors takes about 7 ms of CPU, which a start would
@@ -110,17 +158,33 @@ export function countRequest(route: string | undefined, request: Request, status
 type SettledChildren = { duration: HistogramChild; firstToken: HistogramChild; quota: CounterChild };
 const settledChildren = new Map<string, SettledChildren>();
 
-export function observeRelaySettled(endpoint: string, model: string, channelId: number, seconds: number, firstTokenSeconds: number | undefined, quota: number): void {
+export function observeRelaySettled(
+  endpoint: string,
+  model: string,
+  channelId: number,
+  seconds: number,
+  firstTokenSeconds: number | undefined,
+  quota: number,
+): void {
   // One lookup finds the three children of this endpoint, model and channel.
   const key = `${endpoint}\u0001${model}\u0001${channelId}`;
   let children = settledChildren.get(key);
   if (!children) {
-    children = { duration: relayDuration.child(endpoint, model), firstToken: firstToken.child(endpoint, model), quota: quotaConsumed.child(model, String(channelId)) };
+    children = {
+      duration: relayDuration.child(endpoint, model),
+      firstToken: firstToken.child(endpoint, model),
+      quota: quotaConsumed.child(model, String(channelId)),
+    };
     settledChildren.set(key, children);
   }
   relayDuration.observe(children.duration, seconds);
   if (firstTokenSeconds !== undefined) firstToken.observe(children.firstToken, firstTokenSeconds);
   if (quota > 0) children.quota.value += quota;
+}
+
+export function countBillingAnomaly(channelId: number, uncollected: number, overLimit: boolean): void {
+  if (uncollected > 0) quotaUncollected.child(String(channelId)).value += uncollected;
+  if (overLimit) completionsOverLimit.child(String(channelId)).value++;
 }
 
 function failureClass(failure: UpstreamFailure): string {

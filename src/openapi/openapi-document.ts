@@ -2,8 +2,11 @@
 // (Elysia's route list) and the catalogue entries that document them. Request bodies are the
 // services' zod schemas turned into JSON Schema by zod itself (z.toJSONSchema, input side), so
 // what the document says a body may hold is what parseInput accepts. A registered route without
-// an entry still appears, marked x-undocumented (the test forbids any).
+// an entry still appears, marked x-undocumented (the test forbids any). Summaries are catalog keys
+// (the apidocs namespace), written into the document in the language asked for: English for
+// tools, the visitor's on the console's page.
 import { z } from "zod";
+import type { Translate } from "../i18n/i18n.ts";
 import { productVersion } from "../version.ts";
 import { apiOperations } from "./api-operations.ts";
 import type { Access, Operation, OperationCatalogue } from "./operations.ts";
@@ -51,7 +54,7 @@ function bodySchema(schema: z.ZodType): Record<string, unknown> {
   return json;
 }
 
-function operationObject(method: string, path: string, entry: Operation | undefined) {
+function operationObject(method: string, path: string, entry: Operation | undefined, translate: Translate) {
   const isApi = path.startsWith("/api");
   const parameters: Record<string, unknown>[] = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({
     name,
@@ -61,26 +64,41 @@ function operationObject(method: string, path: string, entry: Operation | undefi
     ...(name === "rest" ? { description: "the rest of the path" } : {}),
   }));
   for (const query of entry?.query ?? []) {
-    parameters.push({ name: query.name, in: "query", required: false, description: query.description, schema: { type: query.type ?? "string" } });
+    parameters.push({
+      name: query.name,
+      in: "query",
+      required: false,
+      description: query.description,
+      schema: { type: query.type ?? "string" },
+    });
   }
   const operation: Record<string, unknown> = {
     operationId: `${method}${path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ? next.toUpperCase() : ""))}`,
     tags: [entry?.tag ?? "Undocumented"],
-    summary: entry?.summary ?? "Undocumented",
+    summary: entry ? translate(entry.summary) : "Undocumented",
     security: securityOf(entry?.access ?? "public"),
     parameters,
     responses: isApi
       ? {
-          "200": { description: "The envelope: success false carries the reason in message", content: { "application/json": { schema: { $ref: "#/components/schemas/Envelope" } } } },
+          "200": {
+            description: "The envelope: success false carries the reason in message",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Envelope" } } },
+          },
           "401": { description: "Not signed in, or New-Api-User missing or not the caller" },
           "429": { description: "Rate limited" },
         }
       : {
           "200": { description: "OpenAI's answer (or stream)" },
-          default: { description: "An OpenAI error object", content: { "application/json": { schema: { $ref: "#/components/schemas/OpenAIError" } } } },
+          default: {
+            description: "An OpenAI error object",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/OpenAIError" } } },
+          },
         },
   };
-  const notes = [entry?.description, entry?.access && roleNeeded[entry.access] ? `Needs at least: ${roleNeeded[entry.access]}.` : undefined];
+  const notes = [
+    entry?.description,
+    entry?.access && roleNeeded[entry.access] ? `Needs at least: ${roleNeeded[entry.access]}.` : undefined,
+  ];
   if (entry?.access === "payment") notes.push("Authenticated by the payment provider's signature.");
   if (notes.some(Boolean)) operation.description = notes.filter(Boolean).join(" ");
   if (entry) operation["x-access"] = entry.access;
@@ -94,7 +112,7 @@ function operationObject(method: string, path: string, entry: Operation | undefi
   return operation;
 }
 
-export function buildOpenApiDocument(routes: readonly RegisteredRoute[]) {
+export function buildOpenApiDocument(routes: readonly RegisteredRoute[], translate: Translate) {
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
   for (const route of routes) {
@@ -103,7 +121,7 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[]) {
     const path = openApiPath(route.path);
     for (const method of methodsOf(route.method)) {
       paths[path] ??= {};
-      paths[path][method] = operationObject(method, path, entry);
+      paths[path][method] = operationObject(method, path, entry, translate);
     }
     tags.add(entry?.tag ?? "Undocumented");
   }
@@ -116,7 +134,10 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[]) {
         "The JSON API (/api, new-api compatible: every answer is {success, message, data}) and the relay (/v1, OpenAI compatible). " +
         "/api calls from scripts send the system access token in Authorization and the user's id in New-Api-User.",
     },
-    externalDocs: { description: "OpenAI's API reference (the relay's request and answer bodies)", url: "https://platform.openai.com/docs/api-reference" },
+    externalDocs: {
+      description: "OpenAI's API reference (the relay's request and answer bodies)",
+      url: "https://platform.openai.com/docs/api-reference",
+    },
     tags: [...tags].sort().map((name) => ({ name })),
     paths,
     components: {
@@ -138,7 +159,12 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[]) {
           properties: {
             error: {
               type: "object",
-              properties: { message: { type: "string" }, type: { type: "string" }, param: { type: ["string", "null"] }, code: { type: ["string", "null"] } },
+              properties: {
+                message: { type: "string" },
+                type: { type: "string" },
+                param: { type: ["string", "null"] },
+                code: { type: ["string", "null"] },
+              },
             },
           },
         },

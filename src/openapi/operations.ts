@@ -13,6 +13,7 @@ export type QueryParameter = { name: string; description: string; type?: "string
 
 export type Operation = {
   tag: string;
+  /** A catalog key of the apidocs namespace (the Chinese summary); the document holds it translated. */
   summary: string;
   access: Access;
   /** The body the handler validates: one of the services' zod schemas. */

@@ -11,13 +11,23 @@ type Figures = { remain: number; used: number; unlimited: boolean; expiredTime: 
 async function figures(caller: RelayCaller): Promise<Figures> {
   if (optionBool("DisplayTokenStatEnabled") && caller.tokenId) {
     const [token] = await db
-      .select({ remain: t.tokens.remain_quota, used: t.tokens.used_quota, unlimited: t.tokens.unlimited_quota, expired: t.tokens.expired_time })
+      .select({
+        remain: t.tokens.remain_quota,
+        used: t.tokens.used_quota,
+        unlimited: t.tokens.unlimited_quota,
+        expired: t.tokens.expired_time,
+      })
       .from(t.tokens)
       .where(eq(t.tokens.id, caller.tokenId))
       .limit(1);
-    if (token) return { remain: Number(token.remain), used: Number(token.used), unlimited: token.unlimited, expiredTime: Number(token.expired) };
+    if (token)
+      return { remain: Number(token.remain), used: Number(token.used), unlimited: token.unlimited, expiredTime: Number(token.expired) };
   }
-  const [user] = await db.select({ quota: t.users.quota, used: t.users.used_quota }).from(t.users).where(eq(t.users.id, caller.userId)).limit(1);
+  const [user] = await db
+    .select({ quota: t.users.quota, used: t.users.used_quota })
+    .from(t.users)
+    .where(eq(t.users.id, caller.userId))
+    .limit(1);
   return { remain: Number(user?.quota ?? 0), used: Number(user?.used ?? 0), unlimited: false, expiredTime: -1 };
 }
 

@@ -30,7 +30,14 @@ export const endpoints = {
   imageGeneration: { kind: "image-generation", body: "json", streamable: false, defaultModel: "dall-e-2", pricing: "images" },
   imageEdit: { kind: "image-edit", body: "multipart", streamable: false, defaultModel: "dall-e-2", pricing: "images", upload: "image" },
   speech: { kind: "speech", body: "json", streamable: false, defaultModel: "tts-1", pricing: "characters", binaryAnswer: true },
-  transcription: { kind: "transcription", body: "multipart", streamable: false, defaultModel: "whisper-1", pricing: "tokens", upload: "audio" },
+  transcription: {
+    kind: "transcription",
+    body: "multipart",
+    streamable: false,
+    defaultModel: "whisper-1",
+    pricing: "tokens",
+    upload: "audio",
+  },
   translation: { kind: "translation", body: "multipart", streamable: false, defaultModel: "whisper-1", pricing: "tokens", upload: "audio" },
   // Vendors' own chat APIs (issue 11): priced and routed as chat calls.
   claudeMessages: { kind: "chat", body: "json", streamable: true, pricing: "tokens", format: "claude" },
@@ -40,7 +47,7 @@ export const endpoints = {
 } satisfies Record<string, EndpointSpec>;
 
 /** Room for an upload's other form fields (model, prompt, language...) on top of its file. */
-export const formFieldsAllowance = 1024 * 1024;
+const formFieldsAllowance = 1024 * 1024;
 
 /** The largest body an endpoint reads. */
 export function bodyLimitOf(spec: EndpointSpec, limits: BodyLimits): number {

@@ -3,7 +3,7 @@
 // serve. owned_by comes from the adaptor that lists the model, else "custom" (new-api).
 import { channelIndex } from "./caches/channel-cache.ts";
 import { modelsOfGroup } from "./channels/channel-index.ts";
-import { allAdaptors } from "./providers/registry.ts";
+import { allAdaptors, defaultModelsOf } from "./providers/registry.ts";
 import type { RelayCaller } from "./relay-context.ts";
 
 const created = 1626777600;
@@ -13,7 +13,9 @@ let owners: Promise<Map<string, string>> | undefined;
 function modelOwners(): Promise<Map<string, string>> {
   owners ??= allAdaptors().then((adaptors) => {
     const byModel = new Map<string, string>();
-    for (const adaptor of adaptors) for (const name of adaptor.defaultModels) if (!byModel.has(name)) byModel.set(name, adaptor.owner);
+    for (const adaptor of adaptors) {
+      for (const name of defaultModelsOf(adaptor.type)) if (!byModel.has(name)) byModel.set(name, adaptor.owner);
+    }
     return byModel;
   });
   return owners;

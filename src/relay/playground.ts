@@ -2,11 +2,13 @@
 // New-Api-User, like /api) chats in a group they may use; it is billed to the user alone, with
 // no token involved, and logged under the token name "playground-<group>" (new-api).
 import { Elysia } from "elysia";
+import { clientAddress } from "../http/client-address.ts";
 import type { WebDeps } from "../http/web-deps.ts";
 import { Role } from "../services/users/roles.ts";
 import { resolveGroup } from "./auth/token-auth.ts";
 import { endpoints } from "./endpoints.ts";
-import type { RelayTimeouts } from "./pipeline/attempt-channel.ts";
+import type { RelayTimeouts } from "./pipeline/attempt-types.ts";
+import type { IdleTimeoutServer } from "./pipeline/connection-idle.ts";
 import { relayRequest } from "./pipeline/relay-pipeline.ts";
 import type { RelayCaller } from "./relay-context.ts";
 import type { ParsedCall } from "./request/read-call.ts";
@@ -26,9 +28,11 @@ function withChosenGroup(caller: RelayCaller, call: ParsedCall): { caller: Relay
 export const playgroundRoutes = ({ auth, config }: WebDeps, timeouts: RelayTimeouts) =>
   new Elysia({ prefix: "/pg" }).use(auth).post(
     "/chat/completions",
-    ({ request, caller }) =>
+    ({ request, caller, server }) =>
       relayRequest({
         request,
+        server: server as IdleTimeoutServer | undefined,
+        clientAddress: () => clientAddress(request, server, config.trustProxy),
         endpoint: endpoints.chat,
         timeouts,
         bodyLimits: config.bodyLimits,
@@ -42,6 +46,7 @@ export const playgroundRoutes = ({ auth, config }: WebDeps, timeouts: RelayTimeo
           tokenName: `playground-${caller.user.group}`,
           tokenLimited: false,
           modelLimits: null,
+          captureUntil: Number(caller.user.capture_until),
         }),
         completeCaller: withChosenGroup,
       }),

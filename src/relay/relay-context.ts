@@ -1,10 +1,13 @@
 // The typed state of one relay request, filled in step by step by the pipeline (no string-keyed
 // stash): who pays, what was asked, what it costs, where it went.
+import type { TokenLimits } from "./caches/token-cache.ts";
 import type { Price } from "../services/billing/quota-math.ts";
 import type { EndpointSpec } from "./endpoints.ts";
 import type { Flight } from "./in-flight.ts";
+import type { ConnectionIdle } from "./pipeline/connection-idle.ts";
 import type { PromptEstimate } from "./request/prompt-estimate.ts";
 import type { ParsedCall } from "./request/read-call.ts";
+import type { CallCapture } from "./capture/call-capture.ts";
 
 /** Who is calling and who pays: a token's owner, or a console user in the playground. */
 export type RelayCaller = {
@@ -19,10 +22,14 @@ export type RelayCaller = {
   tokenName: string;
   /** The token has its own balance, debited along with the user's. */
   tokenLimited: boolean;
+  /** The token's period budget and rate limits; absent when it has none (nothing to check). */
+  limits?: TokenLimits;
   /** null = any model. */
   modelLimits: ReadonlySet<string> | null;
   /** sk-<key>-<channelId>: an admin sends everything to one channel, no retries. */
   pinnedChannelId?: number;
+  /** The request inspector's window, the later of the token's and the user's (0 = off). */
+  captureUntil: number;
 };
 
 export type RelayContext = {
@@ -47,6 +54,8 @@ export type RelayContext = {
   streaming: boolean;
   /** This request in the registry a stopping server waits for (in-flight.ts). */
   flight: Flight;
+  /** Bun's idle timer of the client's connection, which a stream takes over (connection-idle.ts). */
+  connection: ConnectionIdle;
   /** Channel ids tried, in order. */
   channelChain: number[];
   /** Milliseconds from arrival to the first byte sent to the client. */
@@ -54,4 +63,12 @@ export type RelayContext = {
   reasoningEffort?: string;
   /** Extra words for the log (image size and quality). */
   logNote?: string;
+  /** The client's address for the log (read once the call is admitted, while its connection is open). */
+  clientIp: string;
+  /** Tokens reserved in the token's minute (its tpm_limit) until the settlement replaces them. */
+  minuteReserved?: number;
+  /** Tools the attempt that answered went without (a converted call's; for the log). */
+  toolsLeftOut?: string[];
+  /** The request inspector's record of this call, when a capture is on (relay/capture/). */
+  capture?: CallCapture;
 };

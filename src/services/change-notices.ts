@@ -4,7 +4,7 @@
 // drops or rebuilds its cached copy. Listeners must be cheap and must not throw.
 import { shared } from "../cache/open-shared-state.ts";
 
-export type ChangeTopic = "channels" | "tokens" | "users" | "groups";
+export type ChangeTopic = "channels" | "tokens" | "users" | "groups" | "sessions";
 
 const topicPrefix = "changed:";
 

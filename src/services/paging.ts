@@ -1,4 +1,4 @@
-// Paging of /api lists in new-api's object style (spec §7, new-api-behaviour §4.3): `p` is
+// Paging of /api lists in new-api's object style (docs/COMPATIBILITY.md, Paging): `p` is
 // 1-based (anything below 1 reads as 1), `page_size` defaults to 10 and is capped at 100, and the
 // answer is {items, total, page, page_size}.
 export type Paging = { page: number; pageSize: number; offset: number };
@@ -11,7 +11,7 @@ const maxPageSize = 100;
  * ?p=1e20 made an offset the store refuses (SQLite: "datatype mismatch", a 500 on every list).
  * A million pages of 100 is further than any table here grows; beyond it a list is empty.
  */
-export const maxPage = 1_000_000;
+const maxPage = 1_000_000;
 
 /** A page number from a query, counted from 1: whole, at least 1, at most `maxPage`. */
 export function boundedPage(value: number): number {

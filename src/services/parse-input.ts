@@ -1,15 +1,21 @@
 // Validating inputs with zod and turning the first problem into an AppError whose message is
 // the schema's (the specification's wording). Zod's own English defaults never reach people.
 import { z } from "zod";
-import { invalid } from "../errors/app-error.ts";
+import { invalid, invalidField } from "../errors/app-error.ts";
 
-export const invalidParameters = "无效的参数";
+const invalidParameters = "无效的参数";
 
-export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
+/**
+ * `named`: a failure of one top-level field says which (`data.field`), for forms that show the
+ * message beside the field (the channel and token drawers).
+ */
+export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unknown, named = false): z.output<Schema> {
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const message = issue && isOurMessage(issue.message) ? issue.message : invalidParameters;
+  const field = issue?.path[0];
+  if (named && typeof field === "string" && message !== invalidParameters) throw invalidField(field, message);
   throw invalid(message);
 }
 

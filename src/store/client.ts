@@ -1,25 +1,21 @@
 // Opens the store (SQLite file by default, PostgreSQL when SQL_DSN is set), migrates it, and
 // exposes the drizzle handle and tables every service uses. One store per process.
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
-import { drizzle as drizzleSqlite, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import type { Config } from "../config.ts";
 import * as sqliteTables from "./schema/sqlite.ts";
 import type { Tables } from "./schema/define-schema.ts";
 import { logger } from "../logger.ts";
+import { createPrivateFile, createPrivateFolder, tightenToPrivate } from "./private-files.ts";
 import { migrateSqlite, migrationsTable } from "./migrate.ts";
 import { backupSqlite, pendingSqliteMigrations } from "./sqlite-backup.ts";
 import { sqliteMigrations } from "./migrations.generated.ts";
+import type { Db, Dialect } from "./database.ts";
 import { transactPg, transactSqlite, type TransactionBody } from "./transact.ts";
 
-/**
- * The drizzle database, typed as SQLite whichever dialect runs (see schema/kit.ts). Use only
- * what both dialects share: await the query builders (never .get()/.all()/.run()), use
- * `.returning()` for written rows, and dialect.ts for the few SQL differences.
- */
-export type Db = BunSQLiteDatabase;
-export type Dialect = "sqlite" | "pg";
+export type { Db, Dialect } from "./database.ts";
 
 export let db: Db;
 export let t: Tables;
@@ -43,10 +39,47 @@ export function exclusiveTransaction<R>(body: (tx: Db) => Promise<R>): Promise<R
   return exclusiveImpl(body);
 }
 
-export async function openStore(store: Config["store"]): Promise<void> {
+/** The SQLite file is open in another process: a tool that needs it alone (the importer) stops. */
+export class StoreInUse extends Error {}
+
+/**
+ * Takes the SQLite file for this connection alone until it closes: SQLite's exclusive locking
+ * mode, asked for without waiting. Any other connection to the file (a serving Switchyard keeps
+ * one open, WAL's shared memory marks it) makes it fail at once.
+ */
+function holdAlone(client: Database, path: string): void {
+  try {
+    client.run("PRAGMA locking_mode = EXCLUSIVE");
+    client.run("PRAGMA busy_timeout = 0");
+    client.run("BEGIN EXCLUSIVE");
+    client.run("COMMIT");
+  } catch (error) {
+    client.close();
+    if (error instanceof Error && /locked|busy/i.test(error.message)) throw new StoreInUse(`${path} is open in another process`);
+    throw error;
+  }
+}
+
+/**
+ * The store's folder and file readable by their owner alone (private-files.ts): created so, or
+ * tightened when an older version left them readable by others. WAL and shared memory follow.
+ */
+function keepPrivate(path: string): void {
+  createPrivateFolder(dirname(path));
+  if (!existsSync(path)) {
+    createPrivateFile(path);
+    return;
+  }
+  const tightened = [path, `${path}-wal`, `${path}-shm`].filter(tightenToPrivate);
+  if (tightened.length > 0) logger.warn("the store was readable by other users: made readable by its owner alone", { files: tightened });
+}
+
+/** `alone`: the process must have the SQLite file to itself (the importer writes with its own ids). */
+export async function openStore(store: Config["store"], options: { alone?: boolean } = {}): Promise<void> {
   if (store.dialect === "sqlite") {
-    if (store.path !== ":memory:") mkdirSync(dirname(store.path), { recursive: true });
+    if (store.path !== ":memory:") keepPrivate(store.path);
     const client = new Database(store.path, { create: true, strict: true });
+    if (options.alone && store.path !== ":memory:") holdAlone(client, store.path);
     // WAL lets readers run beside the writer; the busy timeout covers other processes such as
     // a backup; NORMAL sync keeps commits through an application crash (see docs/ARCHITECTURE.md).
     // NORMAL is set first: switching a new file to WAL is its first write, and under the default

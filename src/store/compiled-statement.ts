@@ -24,7 +24,7 @@ type BunPreparedQuery = {
 
 type Reader = (values: Record<string, unknown>) => unknown;
 
-function valueOf(name: string): Reader {
+function placeholderReader(name: string): Reader {
   return (values) => {
     const value = values[name];
     if (value === undefined && !(name in values)) throw new Error(`No value for placeholder "${name}" was provided`);
@@ -33,9 +33,9 @@ function valueOf(name: string): Reader {
 }
 
 function parameterReader(param: unknown): Reader {
-  if (is(param, Placeholder)) return valueOf(param.name);
+  if (is(param, Placeholder)) return placeholderReader(param.name);
   if (is(param, Param) && is(param.value, Placeholder)) {
-    const read = valueOf(param.value.name);
+    const read = placeholderReader(param.value.name);
     const encoder = param.encoder as Encoder | undefined;
     return encoder ? (values) => encoder.mapToDriverValue(read(values)) : read;
   }

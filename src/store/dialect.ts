@@ -11,17 +11,7 @@ export function escapeLike(text: string): string {
 /** Case-insensitive "contains", safe against wildcard injection. */
 export function containsText(column: AnyColumn, text: string): Sql {
   const pattern = `%${escapeLike(text)}%`;
-  return dialect === "pg"
-    ? sql`${column} ilike ${pattern} escape '\\'`
-    : sql`${column} like ${pattern} escape '\\'`;
-}
-
-/** Case-insensitive prefix match, safe against wildcard injection. */
-export function startsWithText(column: AnyColumn, text: string): Sql {
-  const pattern = `${escapeLike(text)}%`;
-  return dialect === "pg"
-    ? sql`${column} ilike ${pattern} escape '\\'`
-    : sql`${column} like ${pattern} escape '\\'`;
+  return dialect === "pg" ? sql`${column} ilike ${pattern} escape '\\'` : sql`${column} like ${pattern} escape '\\'`;
 }
 
 /** SUM of an integer column as a JS number (PostgreSQL returns numeric sums as strings). */

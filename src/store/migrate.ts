@@ -7,7 +7,7 @@ import type { EmbeddedMigration } from "./migrations.generated.ts";
 
 export const migrationsTable = "__drizzle_migrations";
 
-export function toMigrationMeta(migrations: EmbeddedMigration[]): MigrationMeta[] {
+function toMigrationMeta(migrations: EmbeddedMigration[]): MigrationMeta[] {
   return migrations.map((migration) => ({
     sql: migration.sql.split("--> statement-breakpoint"),
     bps: true,

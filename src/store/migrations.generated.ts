@@ -5,12 +5,28 @@ import sqlite0002 from "../../drizzle/sqlite/0002_unique_user_identities.sql" wi
 import sqlite0003 from "../../drizzle/sqlite/0003_log_filter_time_indexes.sql" with { type: "text" };
 import sqlite0004 from "../../drizzle/sqlite/0004_spooky_silver_centurion.sql" with { type: "text" };
 import sqlite0005 from "../../drizzle/sqlite/0005_reservations_leave_the_store.sql" with { type: "text" };
+import sqlite0006 from "../../drizzle/sqlite/0006_brainy_ink.sql" with { type: "text" };
+import sqlite0007 from "../../drizzle/sqlite/0007_bizarre_magdalene.sql" with { type: "text" };
+import sqlite0008 from "../../drizzle/sqlite/0008_cuddly_nuke.sql" with { type: "text" };
+import sqlite0009 from "../../drizzle/sqlite/0009_quiet_natasha_romanoff.sql" with { type: "text" };
+import sqlite0010 from "../../drizzle/sqlite/0010_good_stellaris.sql" with { type: "text" };
+import sqlite0011 from "../../drizzle/sqlite/0011_flawless_network.sql" with { type: "text" };
+import sqlite0012 from "../../drizzle/sqlite/0012_aberrant_master_chief.sql" with { type: "text" };
+import sqlite0013 from "../../drizzle/sqlite/0013_furry_ink.sql" with { type: "text" };
 import pg0000 from "../../drizzle/pg/0000_init.sql" with { type: "text" };
 import pg0001 from "../../drizzle/pg/0001_top_up_quota.sql" with { type: "text" };
 import pg0002 from "../../drizzle/pg/0002_unique_user_identities.sql" with { type: "text" };
 import pg0003 from "../../drizzle/pg/0003_log_filter_time_indexes.sql" with { type: "text" };
 import pg0004 from "../../drizzle/pg/0004_green_franklin_richards.sql" with { type: "text" };
 import pg0005 from "../../drizzle/pg/0005_reservations_leave_the_store.sql" with { type: "text" };
+import pg0006 from "../../drizzle/pg/0006_fluffy_lilandra.sql" with { type: "text" };
+import pg0007 from "../../drizzle/pg/0007_certain_slyde.sql" with { type: "text" };
+import pg0008 from "../../drizzle/pg/0008_hot_lady_vermin.sql" with { type: "text" };
+import pg0009 from "../../drizzle/pg/0009_serious_stryfe.sql" with { type: "text" };
+import pg0010 from "../../drizzle/pg/0010_same_freak.sql" with { type: "text" };
+import pg0011 from "../../drizzle/pg/0011_lush_raza.sql" with { type: "text" };
+import pg0012 from "../../drizzle/pg/0012_boring_alice.sql" with { type: "text" };
+import pg0013 from "../../drizzle/pg/0013_worthless_wraith.sql" with { type: "text" };
 
 export type EmbeddedMigration = { tag: string; when: number; sql: string };
 
@@ -21,6 +37,14 @@ export const sqliteMigrations: EmbeddedMigration[] = [
   { tag: "0003_log_filter_time_indexes", when: 1795324841309, sql: sqlite0003 },
   { tag: "0004_spooky_silver_centurion", when: 1795497824829, sql: sqlite0004 },
   { tag: "0005_reservations_leave_the_store", when: 1795502347293, sql: sqlite0005 },
+  { tag: "0006_brainy_ink", when: 1795738368514, sql: sqlite0006 },
+  { tag: "0007_bizarre_magdalene", when: 1795742561656, sql: sqlite0007 },
+  { tag: "0008_cuddly_nuke", when: 1795743795378, sql: sqlite0008 },
+  { tag: "0009_quiet_natasha_romanoff", when: 1795748163524, sql: sqlite0009 },
+  { tag: "0010_good_stellaris", when: 1795753042974, sql: sqlite0010 },
+  { tag: "0011_flawless_network", when: 1795758702467, sql: sqlite0011 },
+  { tag: "0012_aberrant_master_chief", when: 1795758801420, sql: sqlite0012 },
+  { tag: "0013_furry_ink", when: 1795767342692, sql: sqlite0013 },
 ];
 export const pgMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795320733765, sql: pg0000 },
@@ -29,4 +53,12 @@ export const pgMigrations: EmbeddedMigration[] = [
   { tag: "0003_log_filter_time_indexes", when: 1795324842787, sql: pg0003 },
   { tag: "0004_green_franklin_richards", when: 1795497825342, sql: pg0004 },
   { tag: "0005_reservations_leave_the_store", when: 1795502348059, sql: pg0005 },
+  { tag: "0006_fluffy_lilandra", when: 1795738371179, sql: pg0006 },
+  { tag: "0007_certain_slyde", when: 1795742562326, sql: pg0007 },
+  { tag: "0008_hot_lady_vermin", when: 1795743798600, sql: pg0008 },
+  { tag: "0009_serious_stryfe", when: 1795748166219, sql: pg0009 },
+  { tag: "0010_same_freak", when: 1795753048388, sql: pg0010 },
+  { tag: "0011_lush_raza", when: 1795758703481, sql: pg0011 },
+  { tag: "0012_boring_alice", when: 1795758802451, sql: pg0012 },
+  { tag: "0013_worthless_wraith", when: 1795767344626, sql: pg0013 },
 ];

@@ -26,7 +26,11 @@ export function reusableStatement<T, V extends Record<string, unknown>>(build: (
       const statement = sqlite!;
       const query: SyncQuery<T> = {
         runSync: () => statement(values),
-        then: (resolve, reject) => Promise.resolve().then(() => statement(values)).then(resolve, reject),
+        // biome-ignore lint/suspicious/noThenProperty: deliberately thenable, so `await query` works as on drizzle's own queries
+        then: (resolve, reject) =>
+          Promise.resolve()
+            .then(() => statement(values))
+            .then(resolve, reject),
       };
       return query;
     }

@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import { basename, dirname, extname, join } from "node:path";
 import type { EmbeddedMigration } from "./migrations.generated.ts";
+import { createPrivateFile } from "./private-files.ts";
 
 /**
  * The embedded migrations drizzle would apply to this database: those newer than the last one
@@ -22,15 +23,20 @@ export function pendingSqliteMigrations(client: Database, migrations: EmbeddedMi
 }
 
 /** e.g. data/switchyard.db -> data/switchyard.before-0003_log_filter_time_indexes.20261124T054000Z.db */
-export function backupPathFor(path: string, firstPending: string, now = new Date()): string {
+function backupPathFor(path: string, firstPending: string, now = new Date()): string {
   const extension = extname(path) || ".db";
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   return join(dirname(path), `${basename(path, extname(path))}.before-${firstPending}.${stamp}${extension}`);
 }
 
-/** Writes the copy; returns its path. */
+/** Writes the copy (readable by its owner alone, private-files.ts); returns its path. */
 export function backupSqlite(client: Database, path: string, firstPending: string): string {
   const target = backupPathFor(path, firstPending);
+  // VACUUM INTO fills an empty file; created first, its mode is ours, not the umask's.
+  createPrivateFile(target);
   client.run("VACUUM INTO ?", [target]);
   return target;
 }

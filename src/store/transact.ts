@@ -15,7 +15,7 @@
 // COMMIT, so nothing can interleave; the PostgreSQL driver awaits them inside a real
 // transaction on one pooled connection. The body is the same code for both.
 import type { Database } from "bun:sqlite";
-import type { Db } from "./client.ts";
+import type { Db } from "./database.ts";
 
 /** A drizzle query builder (or any awaitable query) yielded by a transaction body. */
 export type Query<T = unknown> = PromiseLike<T>;

@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApiSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, rootSession } from "../helpers/api-session.ts";
 import { runSwitchyard } from "../helpers/run-command.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 import type { TestStore } from "../helpers/test-store.ts";

@@ -2,8 +2,9 @@
 // imitation upstream): test one and all, fetch models on create and edit, update balances.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
-import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+import { ChannelType } from "../../src/services/channels/channel-types.ts";
 
 let server: TestServer;
 let upstream: Upstream;
@@ -19,7 +20,13 @@ afterAll(async () => {
 });
 
 async function channel(fields: Record<string, unknown>): Promise<number> {
-  const result = await root.post("/api/channel/", { type: 1, base_url: upstream.url, models: "gpt-4o-mini,gpt-4o", group: "default", ...fields });
+  const result = await root.post("/api/channel/", {
+    type: ChannelType.OpenAI,
+    base_url: upstream.url,
+    models: "gpt-4o-mini,gpt-4o",
+    group: "default",
+    ...fields,
+  });
   expect(result.body.success).toBe(true);
   return result.body.data[0].id;
 }
@@ -35,8 +42,13 @@ describe("tests", () => {
     const stored = await row(id);
     expect(Number(stored.test_time)).toBeGreaterThan(0);
     expect(Number(stored.response_time)).toBeGreaterThanOrEqual(0);
-    const logs = await server.store.query<{ user_id: number; token_name: string; model_name: string; quota: number }>("select user_id, token_name, model_name, quota from logs where channel_id = ?", id);
-    expect(logs.map((log) => [Number(log.user_id), log.token_name, log.model_name, Number(log.quota)])).toEqual([[1, "模型测试", "gpt-4o-mini", 0]]);
+    const logs = await server.store.query<{ user_id: number; token_name: string; model_name: string; quota: number }>(
+      "select user_id, token_name, model_name, quota from logs where channel_id = ?",
+      id,
+    );
+    expect(logs.map((log) => [Number(log.user_id), log.token_name, log.model_name, Number(log.quota)])).toEqual([
+      [1, "模型测试", "gpt-4o-mini", 0],
+    ]);
   });
 
   test("a chosen model is the one sent; a failing upstream gives success false with its message", async () => {
@@ -68,12 +80,22 @@ describe("fetch models", () => {
   });
 
   test("on create: needs a key; uses the form's base URL (trailing /v1 tolerated) and first key", async () => {
-    expect((await root.post("/api/channel/fetch_models", { type: 1, base_url: upstream.url })).body).toEqual({ success: false, message: "请填写密钥" });
-    const result = await root.post("/api/channel/fetch_models", { type: 1, base_url: `${upstream.url}/v1/`, key: "sk-fetch-new\nsk-second" });
+    expect((await root.post("/api/channel/fetch_models", { type: ChannelType.OpenAI, base_url: upstream.url })).body).toEqual({
+      success: false,
+      message: "请填写密钥",
+    });
+    const result = await root.post("/api/channel/fetch_models", {
+      type: ChannelType.OpenAI,
+      base_url: `${upstream.url}/v1/`,
+      key: "sk-fetch-new\nsk-second",
+    });
     expect(result.body.data).toContain("gpt-4o");
     expect(upstream.receivedBy("sk-fetch-new")).toHaveLength(1);
     upstream.behave("sk-fetch-bad", { status: 401 });
-    expect((await root.post("/api/channel/fetch_models", { type: 1, base_url: upstream.url, key: "sk-fetch-bad" })).body.success).toBe(false);
+    expect(
+      (await root.post("/api/channel/fetch_models", { type: ChannelType.OpenAI, base_url: upstream.url, key: "sk-fetch-bad" })).body
+        .success,
+    ).toBe(false);
   });
 });
 
@@ -86,7 +108,7 @@ describe("balances", () => {
     const stored = await row(id);
     expect(Number(stored.balance)).toBe(result.body.balance);
     expect(Number(stored.balance_updated_time)).toBeGreaterThan(0);
-    const mistral = await channel({ name: "mistral", type: 42, key: "sk-mistral" });
+    const mistral = await channel({ name: "mistral", type: ChannelType.Mistral, key: "sk-mistral" });
     expect((await root.get(`/api/channel/update_balance/${mistral}/`)).body).toEqual({ success: false, message: "尚未实现" });
   });
 
@@ -103,7 +125,13 @@ describe("balances", () => {
 
   test("common users are refused every upstream endpoint", async () => {
     const user = await newUserSession(server.url, "nosy");
-    for (const path of ["/api/channel/test", "/api/channel/test/1", "/api/channel/update_balance", "/api/channel/update_balance/1/", "/api/channel/fetch_models/1"]) {
+    for (const path of [
+      "/api/channel/test",
+      "/api/channel/test/1",
+      "/api/channel/update_balance",
+      "/api/channel/update_balance/1/",
+      "/api/channel/fetch_models/1",
+    ]) {
       expect((await user.get(path)).body.message).toBe("无权进行此操作，权限不足");
     }
     expect((await user.post("/api/channel/fetch_models", { key: "x" })).body.message).toBe("无权进行此操作，权限不足");

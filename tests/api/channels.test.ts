@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+import { ChannelType } from "../../src/services/channels/channel-types.ts";
 
 let server: TestServer;
 let root: ApiSession;
@@ -12,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const base = { type: 1, models: "gpt-4o,gpt-4o-mini", group: "default,vip" };
+const base = { type: ChannelType.OpenAI, models: "gpt-4o,gpt-4o-mini", group: "default,vip" };
 let sequence = 0;
 async function create(fields: Record<string, unknown> = {}) {
   const name = `ch-${++sequence}`;
@@ -32,7 +33,14 @@ describe("permissions", () => {
     const visitor = new ApiSession(server.url);
     expect((await visitor.get("/api/channel/")).status).toBe(401);
     const user = await newUserSession(server.url, "chuser");
-    for (const [method, path] of [["GET", "/api/channel/"], ["POST", "/api/channel/"], ["PUT", "/api/channel/"], ["DELETE", "/api/channel/1"], ["POST", "/api/channel/fix"], ["GET", "/api/channel/models"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/channel/"],
+      ["POST", "/api/channel/"],
+      ["PUT", "/api/channel/"],
+      ["DELETE", "/api/channel/1"],
+      ["POST", "/api/channel/fix"],
+      ["GET", "/api/channel/models"],
+    ] as const) {
       const result = await user.request(method, path, method === "GET" || method === "DELETE" ? undefined : {});
       expect(result.body).toEqual({ success: false, message: "无权进行此操作，权限不足" });
     }
@@ -47,7 +55,12 @@ describe("create", () => {
     expect(channel).not.toHaveProperty("key");
     expect(await keyOf(channel!.id)).toBe(`sk-secret-${sequence}-canary`);
     const rows = await abilities(channel!.id);
-    expect(rows.map((row) => `${row.group}/${row.model}`)).toEqual(["default/gpt-4o", "default/gpt-4o-mini", "vip/gpt-4o", "vip/gpt-4o-mini"]);
+    expect(rows.map((row) => `${row.group}/${row.model}`)).toEqual([
+      "default/gpt-4o",
+      "default/gpt-4o-mini",
+      "vip/gpt-4o",
+      "vip/gpt-4o-mini",
+    ]);
     for (const row of rows) {
       expect(Boolean(row.enabled)).toBe(true);
       expect([Number(row.priority), row.weight, row.tag]).toEqual([5, 3, "team"]);
@@ -64,12 +77,30 @@ describe("create", () => {
 
   test("a Vertex key is one JSON document and is not split by lines", async () => {
     const key = '{\n  "type": "service_account",\n  "project_id": "p"\n}';
-    const result = await root.post("/api/channel/", { ...base, type: 41, name: "vertex", key, other: "us-central1" });
+    const result = await root.post("/api/channel/", { ...base, type: ChannelType.Vertex, name: "vertex", key, other: "us-central1" });
     expect(result.body.data).toHaveLength(1);
     expect(await keyOf(result.body.data[0].id)).toBe(key);
-    expect((await root.post("/api/channel/", { ...base, type: 41, name: "v", key })).body.message).toBe("部署地区不能为空");
-    expect((await root.post("/api/channel/", { ...base, type: 41, name: "v", key, other: '{"eu":"europe-west1"}' })).body.message).toBe("部署地区必须包含default字段");
-    expect((await root.post("/api/channel/", { ...base, type: 41, name: "v", key: "not json", other: "us-central1" })).body.message).toBe("请输入 JSON 格式的服务账号凭证");
+    expect((await root.post("/api/channel/", { ...base, type: ChannelType.Vertex, name: "v", key })).body.message).toBe("部署地区不能为空");
+    expect(
+      (await root.post("/api/channel/", { ...base, type: ChannelType.Vertex, name: "v", key, other: '{"eu":"europe-west1"}' })).body
+        .message,
+    ).toBe("部署地区必须包含default字段");
+    expect(
+      (await root.post("/api/channel/", { ...base, type: ChannelType.Vertex, name: "v", key: "not json", other: "us-central1" })).body
+        .message,
+    ).toBe("请输入 JSON 格式的服务账号凭证，或 Vertex AI 快速模式的 API Key");
+    // An API key of Vertex AI in express mode is a key too.
+    expect(
+      (
+        await root.post("/api/channel/", {
+          ...base,
+          type: ChannelType.Vertex,
+          name: "v",
+          key: "AQ.Ab8RN6-express-key_0123",
+          other: "us-central1",
+        })
+      ).body.success,
+    ).toBe(true);
   });
 
   test("new-api's newer {mode, channel} body is accepted", async () => {
@@ -80,15 +111,21 @@ describe("create", () => {
 
   test("the specification's form messages", async () => {
     const post = (fields: Record<string, unknown>) => root.post("/api/channel/", { ...base, name: "x", key: "k", ...fields });
-    expect((await post({ name: "" })).body).toEqual({ success: false, message: "请填写渠道名称和渠道密钥！" });
-    expect((await post({ key: "  \n " })).body.message).toBe("请填写渠道名称和渠道密钥！");
+    // data.field names the input at fault, so the drawer shows the message beside it.
+    expect((await post({ name: "" })).body).toEqual({ success: false, message: "请填写渠道名称和渠道密钥！", data: { field: "name" } });
+    expect((await post({ key: "  \n " })).body).toEqual({ success: false, message: "请填写渠道名称和渠道密钥！", data: { field: "key" } });
     expect((await post({ models: "" })).body.message).toBe("请至少选择一个模型！");
     expect((await post({ models: " , " })).body.message).toBe("请至少选择一个模型！");
-    expect((await post({ model_mapping: "{bad" })).body.message).toBe("模型映射必须是合法的 JSON 格式！");
+    expect((await post({ model_mapping: "{bad" })).body).toEqual({
+      success: false,
+      message: "模型映射必须是合法的 JSON 格式！",
+      data: { field: "model_mapping" },
+    });
     expect((await post({ model_mapping: "[1]" })).body.message).toBe("模型映射必须是合法的 JSON 格式！");
     expect((await post({ status_code_mapping: "x" })).body.message).toBe("状态码复写必须是合法的 JSON 格式！");
     expect((await post({ setting: "x" })).body.message).toBe("渠道额外设置必须是合法的 JSON 格式！");
-    expect((await post({ priority: "1.5" })).body.message).toBe("优先级必须是整数！");
+    expect((await post({ priority: "1.5" })).body).toEqual({ success: false, message: "优先级必须是整数！", data: { field: "priority" } });
+    expect((await post({ models: "" })).body.data).toEqual({ field: "models" });
     expect((await post({ type: 9999 })).body.message).toBe("未知的渠道类型");
     expect((await post({ models: "a".repeat(256) })).body.message).toBe(`模型名称过长: ${"a".repeat(256)}`);
     // Over the columns' limits: a clear refusal on every dialect (PostgreSQL would fail with a 500).
@@ -102,11 +139,11 @@ describe("create", () => {
     const [openai] = await create({ base_url: "https://proxy.example.com/v1/", weight: -5, models: " a , b ,a", group: "" });
     const view = (await root.get(`/api/channel/${openai!.id}`)).body.data;
     expect([view.base_url, view.weight, view.models, view.group]).toEqual(["https://proxy.example.com", 0, "a,b", "default"]);
-    const [custom] = await create({ type: 8, base_url: "https://x.example.com/v1/" });
+    const [custom] = await create({ type: ChannelType.Custom, base_url: "https://x.example.com/v1/" });
     expect((await root.get(`/api/channel/${custom!.id}`)).body.data.base_url).toBe("https://x.example.com/v1");
-    const [azure] = await create({ type: 3, base_url: "https://a.openai.azure.com" });
+    const [azure] = await create({ type: ChannelType.Azure, base_url: "https://a.openai.azure.com" });
     expect((await root.get(`/api/channel/${azure!.id}`)).body.data.other).toBe("2023-06-01-preview");
-    const [spark] = await create({ type: 18 });
+    const [spark] = await create({ type: ChannelType.Spark });
     expect((await root.get(`/api/channel/${spark!.id}`)).body.data.other).toBe("v2.1");
     const [listed] = await create({ models: ["m1", "m2"], groups: ["vip"] });
     const listedView = (await root.get(`/api/channel/${listed!.id}`)).body.data;
@@ -142,7 +179,8 @@ describe("read", () => {
 
   test("search by id, name or exact key, by whole group name and by model", async () => {
     const [channel] = await create({ name: "searchable-alpha", group: "svip", models: "special-model-x" });
-    const search = async (query: string) => ((await root.get(`/api/channel/search?${query}`)).body.data as { id: number }[]).map((row) => row.id);
+    const search = async (query: string) =>
+      ((await root.get(`/api/channel/search?${query}`)).body.data as { id: number }[]).map((row) => row.id);
     expect(await search(`keyword=${channel!.id}`)).toContain(channel!.id);
     expect(await search("keyword=able-alp")).toEqual([channel!.id]);
     expect(await search(`keyword=sk-secret-${sequence}-canary`)).toEqual([channel!.id]);
@@ -193,7 +231,9 @@ describe("update", () => {
   test("models, groups, priority and weight rebuild the abilities", async () => {
     const [channel] = await create();
     await root.put("/api/channel/", { id: channel!.id, models: "m-x", group: "svip", priority: 7, weight: 4 });
-    expect((await abilities(channel!.id)).map((row) => [row.group, row.model, Number(row.priority), row.weight])).toEqual([["svip", "m-x", 7, 4]]);
+    expect((await abilities(channel!.id)).map((row) => [row.group, row.model, Number(row.priority), row.weight])).toEqual([
+      ["svip", "m-x", 7, 4],
+    ]);
   });
 
   test("messages and refusals", async () => {
@@ -205,7 +245,9 @@ describe("update", () => {
     expect((await put({ status: 9 })).body.message).toBe("无效的渠道状态");
     expect((await root.put("/api/channel/", { id: 999999, status: 1 })).body.message).toBe("渠道不存在");
     expect((await root.put("/api/channel/", { status: 1 })).body.message).toBe("无效的参数");
-    expect((await put({ model_mapping: '{"gpt-3.5-turbo":"gpt-4o-mini"}' })).body.data.model_mapping).toBe('{"gpt-3.5-turbo":"gpt-4o-mini"}');
+    expect((await put({ model_mapping: '{"gpt-3.5-turbo":"gpt-4o-mini"}' })).body.data.model_mapping).toBe(
+      '{"gpt-3.5-turbo":"gpt-4o-mini"}',
+    );
   });
 });
 
@@ -239,7 +281,10 @@ describe("delete, copy, fix", () => {
 
   test("copy keeps key and settings, adds the suffix, resets tests and balance", async () => {
     const [channel] = await create({ model_mapping: '{"a":"b"}' });
-    await server.store.query("update channels set balance = 12.5, used_quota = 999, response_time = 800, test_time = 5 where id = ?", channel!.id);
+    await server.store.query(
+      "update channels set balance = 12.5, used_quota = 999, response_time = 800, test_time = 5 where id = ?",
+      channel!.id,
+    );
     const result = await root.post(`/api/channel/copy/${channel!.id}`);
     const copy = (await root.get(`/api/channel/${result.body.data.id}`)).body.data;
     expect(copy.name).toBe(`${channel!.name}_复制`);
@@ -252,11 +297,20 @@ describe("delete, copy, fix", () => {
   test("fix rebuilds abilities from the channels", async () => {
     const [channel] = await create();
     await server.store.query("delete from abilities where channel_id = ?", channel!.id);
-    await server.store.query("insert into abilities (\"group\", model, channel_id, enabled, priority, weight) values ('ghost', 'ghost', ?, ?, 0, 0)", channel!.id, server.store.dialect === "pg" ? true : 1);
+    await server.store.query(
+      "insert into abilities (\"group\", model, channel_id, enabled, priority, weight) values ('ghost', 'ghost', ?, ?, 0, 0)",
+      channel!.id,
+      server.store.dialect === "pg" ? true : 1,
+    );
     const result = await root.post("/api/channel/fix");
     const channels = await server.store.query<{ n: number }>("select count(*) as n from channels");
     expect(result.body.data).toBe(Number(channels[0]!.n));
-    expect((await abilities(channel!.id)).map((row) => `${row.group}/${row.model}`)).toEqual(["default/gpt-4o", "default/gpt-4o-mini", "vip/gpt-4o", "vip/gpt-4o-mini"]);
+    expect((await abilities(channel!.id)).map((row) => `${row.group}/${row.model}`)).toEqual([
+      "default/gpt-4o",
+      "default/gpt-4o-mini",
+      "vip/gpt-4o",
+      "vip/gpt-4o-mini",
+    ]);
   });
 });
 

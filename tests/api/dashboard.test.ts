@@ -1,8 +1,8 @@
-// The dashboard's hourly rollups (spec §2 Dashboard, §3 DataExport options): every bucket equals
+// The dashboard's hourly rollups (and the DataExport options): every bucket equals
 // the sums of the consumption logs it came from, refreshing again (or concurrently) never counts
 // twice, late logs of recent hours are picked up, and the data endpoints keep users apart.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ApiSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, rootSession } from "../helpers/api-session.ts";
 import { seedUsers, type SeededUser } from "../helpers/seeded-users.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -27,13 +27,27 @@ async function writeLog(log: Log, type = 2): Promise<void> {
   await server.store.query(
     `insert into logs (user_id, username, created_at, type, model_name, prompt_tokens, completion_tokens, quota, content, token_name, "group", other)
      values (?, ?, ?, ?, ?, ?, ?, ?, '', 't', 'default', '')`,
-    log.user.id, log.user.username, log.at, type, log.model, log.prompt, log.completion, log.quota,
+    log.user.id,
+    log.user.username,
+    log.at,
+    type,
+    log.model,
+    log.prompt,
+    log.completion,
+    log.quota,
   );
   if (type === 2) logs.push(log);
 }
 
 function randomLog(at: number): Log {
-  return { user: users[next(users.length)]!, model: models[next(models.length)]!, at, prompt: next(5000), completion: next(3000), quota: next(100_000) };
+  return {
+    user: users[next(users.length)]!,
+    model: models[next(models.length)]!,
+    at,
+    prompt: next(5000),
+    completion: next(3000),
+    quota: next(100_000),
+  };
 }
 
 function expectedBuckets(filter: (log: Log) => boolean = () => true): Map<string, Bucket> {
@@ -50,7 +64,12 @@ function expectedBuckets(filter: (log: Log) => boolean = () => true): Map<string
 }
 
 function bucketsOf(rows: { user_id: number; model_name: string; created_at: number; count: number; token_used: number; quota: number }[]) {
-  return new Map(rows.map((row) => [`${row.user_id}|${row.model_name}|${row.created_at}`, { count: Number(row.count), token_used: Number(row.token_used), quota: Number(row.quota) }]));
+  return new Map(
+    rows.map((row) => [
+      `${row.user_id}|${row.model_name}|${row.created_at}`,
+      { count: Number(row.count), token_used: Number(row.token_used), quota: Number(row.quota) },
+    ]),
+  );
 }
 
 const range = `start_timestamp=${now - 5 * 86400}&end_timestamp=${now + 3600}`;

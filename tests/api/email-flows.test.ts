@@ -20,7 +20,10 @@ afterAll(async () => {
 
 const visitor = () => new ApiSession(server.url);
 const setOptions = async (...entries: [string, string][]) => {
-  const result = await root.put("/api/option/", entries.map(([key, value]) => ({ key, value })));
+  const result = await root.put(
+    "/api/option/",
+    entries.map(([key, value]) => ({ key, value })),
+  );
   expect(result.body.success).toBe(true);
 };
 const sendCode = (email: string, session = visitor()) => session.get(`/api/verification?email=${encodeURIComponent(email)}`);
@@ -56,9 +59,19 @@ describe("email codes", () => {
 
     const missing = await visitor().post("/api/user/register", { username: "alice", password: "password123" });
     expect(missing.body).toEqual({ success: false, message: "管理员开启了邮箱验证，请输入邮箱地址和验证码" });
-    const wrong = await visitor().post("/api/user/register", { username: "alice", password: "password123", email: "alice@example.com", verification_code: code === "000000" ? "111111" : "000000" });
+    const wrong = await visitor().post("/api/user/register", {
+      username: "alice",
+      password: "password123",
+      email: "alice@example.com",
+      verification_code: code === "000000" ? "111111" : "000000",
+    });
     expect(wrong.body).toEqual({ success: false, message: "验证码错误或已过期" });
-    const registered = await visitor().post("/api/user/register", { username: "alice", password: "password123", email: "ALICE@example.com", verification_code: code });
+    const registered = await visitor().post("/api/user/register", {
+      username: "alice",
+      password: "password123",
+      email: "ALICE@example.com",
+      verification_code: code,
+    });
     expect(registered.body).toEqual({ success: true, message: "注册成功！" });
     const [row] = await server.store.query<{ email: string }>("select email from users where username = ?", "alice");
     expect(row!.email).toBe("alice@example.com");
@@ -73,14 +86,29 @@ describe("email codes", () => {
     // Another address cannot use bob's code.
     await sendCode("carol@example.com");
     await sink.waitForMail("carol@example.com");
-    const foreign = await visitor().post("/api/user/register", { username: "carol", password: "password123", email: "carol@example.com", verification_code: code });
+    const foreign = await visitor().post("/api/user/register", {
+      username: "carol",
+      password: "password123",
+      email: "carol@example.com",
+      verification_code: code,
+    });
     expect(foreign.body.message).toBe("验证码错误或已过期");
     // Five wrong tries for bob, then even the right code is refused.
     for (let attempt = 0; attempt < 5; attempt++) {
-      const result = await visitor().post("/api/user/register", { username: "bob", password: "password123", email: "bob@example.com", verification_code: `x${attempt}` });
+      const result = await visitor().post("/api/user/register", {
+        username: "bob",
+        password: "password123",
+        email: "bob@example.com",
+        verification_code: `x${attempt}`,
+      });
       expect(result.body.message).toBe("验证码错误或已过期");
     }
-    const late = await visitor().post("/api/user/register", { username: "bob", password: "password123", email: "bob@example.com", verification_code: code });
+    const late = await visitor().post("/api/user/register", {
+      username: "bob",
+      password: "password123",
+      email: "bob@example.com",
+      verification_code: code,
+    });
     expect(late.body.message).toBe("验证码错误或已过期");
     expect(await server.store.query("select id from users where username = ?", "bob")).toHaveLength(0);
   });
@@ -88,9 +116,19 @@ describe("email codes", () => {
   test("a refused registration (taken username) leaves the code usable", async () => {
     await sendCode("gina@example.com");
     const code = codeIn((await sink.waitForMail("gina@example.com")).bodyText);
-    const taken = await visitor().post("/api/user/register", { username: "alice", password: "password123", email: "gina@example.com", verification_code: code });
+    const taken = await visitor().post("/api/user/register", {
+      username: "alice",
+      password: "password123",
+      email: "gina@example.com",
+      verification_code: code,
+    });
     expect(taken.body).toEqual({ success: false, message: "用户名已存在，或已注销" });
-    const retried = await visitor().post("/api/user/register", { username: "gina", password: "password123", email: "gina@example.com", verification_code: code });
+    const retried = await visitor().post("/api/user/register", {
+      username: "gina",
+      password: "password123",
+      email: "gina@example.com",
+      verification_code: code,
+    });
     expect(retried.body).toEqual({ success: true, message: "注册成功！" });
   });
 
@@ -103,7 +141,12 @@ describe("email codes", () => {
     );
     expect(Number(stored!.expires_at) - Number(stored!.created_at)).toBe(180);
     await server.store.query("update verifications set expires_at = created_at where subject = ?", "dave@example.com");
-    const result = await visitor().post("/api/user/register", { username: "dave", password: "password123", email: "dave@example.com", verification_code: code });
+    const result = await visitor().post("/api/user/register", {
+      username: "dave",
+      password: "password123",
+      email: "dave@example.com",
+      verification_code: code,
+    });
     expect(result.body.message).toBe("验证码错误或已过期");
   });
 

@@ -38,8 +38,20 @@ describe("Turnstile", () => {
 
   const protectedCalls: [string, (session: ApiSession, token: string) => Promise<any>, string][] = [
     ["login", (s, token) => s.post(`/api/user/login?turnstile=${token}`, { username: "human", password: "password123" }), "登录成功！"],
-    ["register", (s, token) => s.post(`/api/user/register?turnstile=${token}`, { username: `h${Math.random().toString(36).slice(2, 8)}`, password: "password123" }), "注册成功！"],
-    ["verification", (s, token) => s.get(`/api/verification?email=fresh@example.com&turnstile=${token}`), "验证码发送成功，请检查你的邮箱！"],
+    [
+      "register",
+      (s, token) =>
+        s.post(`/api/user/register?turnstile=${token}`, {
+          username: `h${Math.random().toString(36).slice(2, 8)}`,
+          password: "password123",
+        }),
+      "注册成功！",
+    ],
+    [
+      "verification",
+      (s, token) => s.get(`/api/verification?email=fresh@example.com&turnstile=${token}`),
+      "验证码发送成功，请检查你的邮箱！",
+    ],
     ["reset mail", (s, token) => s.get(`/api/reset_password?email=human@example.com&turnstile=${token}`), "重置邮件发送成功，请检查邮箱！"],
   ];
 
@@ -94,7 +106,8 @@ describe("critical rate limit", () => {
   ];
 
   test.each(endpoints)("%s %s allows one call per address in the window", async (method, path, address) => {
-    const call = (from: string, target = path) => user.request(method, target, method === "POST" ? {} : undefined, { "x-forwarded-for": from });
+    const call = (from: string, target = path) =>
+      user.request(method, target, method === "POST" ? {} : undefined, { "x-forwarded-for": from });
     // The first call is answered (whatever its outcome), the second is limited.
     expect((await call(address)).status).not.toBe(429);
     const limited = await call(address);

@@ -59,10 +59,11 @@ describe("new-api (today's schema) from a SQLite file", () => {
     expect(result.stdout).toContain("discord, a sign-in Switchyard does not offer");
     expect(result.stdout).toContain("options: 1 whose value Switchyard refuses (e.g. RetryTimes:");
     expect(result.stdout).toContain("options Switchyard does not have (not imported): LegacyOnlyFeatureSwitch");
-    expect(result.stdout).toContain("multi-key channels split into one channel per key (e.g. pool (3 keys))");
     expect(result.stdout).toContain("future-kind (type 999)");
     expect(result.stdout).toContain("unused but expired: imported disabled (e.g. expired)");
-    expect(result.stdout).toContain("tokens: 1 in new-api's auto group, which Switchyard does not have: they use their owner's group (e.g. bob)");
+    expect(result.stdout).toContain(
+      "tokens: 1 in new-api's auto group, which Switchyard does not have: they use their owner's group (e.g. bob)",
+    );
     // Nothing at all in the target (the store file is not even created on SQLite).
     if (store.dialect === "sqlite") expect(await Bun.file(store.env.SQLITE_PATH!).exists()).toBe(false);
     else expect(await store.query("select 1 from information_schema.tables where table_name = 'users'")).toEqual([]);
@@ -73,7 +74,7 @@ describe("new-api (today's schema) from a SQLite file", () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain("Import finished");
     expect(result.stdout).toMatch(/logs\s+5\s+5/);
-    expect(result.stdout).toMatch(/channels\s+3\s+5/);
+    expect(result.stdout).toMatch(/channels\s+4\s+4/);
     expect(result.stderr).toContain("importing logs");
     summary = result.stdout;
   });
@@ -82,7 +83,7 @@ describe("new-api (today's schema) from a SQLite file", () => {
     const before = await store.query("select count(*) as n from users");
     const result = await runSwitchyard(["import", source.source], store.env);
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toContain("the target store is not empty (4 users, 2 tokens, 5 channels, 5 logs");
+    expect(result.stderr).toContain("the target store is not empty (4 users, 2 tokens, 4 channels, 5 logs");
     expect(result.stderr).toContain("give --merge");
     expect(await store.query("select count(*) as n from users")).toEqual(before);
   });
@@ -90,36 +91,80 @@ describe("new-api (today's schema) from a SQLite file", () => {
   test("balances, counters, invites and bindings are exactly the source's; ids are kept", async () => {
     const alice = await userRow(store, "alice");
     expect(alice).toMatchObject({
-      id: 2, quota: seeded.alice.quota, used_quota: seeded.alice.usedQuota, request_count: seeded.alice.requestCount,
-      group: "vip", aff_code: "AbCd", aff_count: 2, aff_quota: 500, aff_history_quota: 900, inviter_id: 1,
-      email: "alice@example.com", github_id: "gh-alice", role: 1, status: 1,
+      id: 2,
+      quota: seeded.alice.quota,
+      used_quota: seeded.alice.usedQuota,
+      request_count: seeded.alice.requestCount,
+      group: "vip",
+      aff_code: "AbCd",
+      aff_count: 2,
+      aff_quota: 500,
+      aff_history_quota: 900,
+      inviter_id: 1,
+      email: "alice@example.com",
+      github_id: "gh-alice",
+      role: 1,
+      status: 1,
     });
     expect(alice.password.startsWith("$2a$")).toBe(true);
     expect(JSON.parse(alice.setting)).toEqual({ notify_type: "email", quota_warning_threshold: 1000 });
     expect((await userRow(store, "carol")).email).toBe("");
+    // new-api's OIDC binding (the provider's sub) carries over: Switchyard matches accounts by it too.
+    expect(alice.oidc_id).toBe("oidc-sub-alice");
     expect((await userRow(store, "bob")).deleted_at).toBe(Math.floor(Date.parse("2025-01-02T03:04:05Z") / 1000));
     const [token] = await storeRows(store, "select * from tokens where id = 3");
-    expect(token).toMatchObject({ user_id: 2, key: seeded.alice.tokenKey, remain_quota: seeded.tokenRemain, used_quota: seeded.tokenUsed, model_limits: "gpt-4o-mini,gpt-4o" });
+    expect(token).toMatchObject({
+      user_id: 2,
+      key: seeded.alice.tokenKey,
+      remain_quota: seeded.tokenRemain,
+      used_quota: seeded.tokenUsed,
+      model_limits: "gpt-4o-mini,gpt-4o",
+    });
     const [{ n: consumed }] = await storeRows(store, "select sum(quota) as n from logs where type = 2 and user_id = 2");
     expect(Number(consumed)).toBe(seeded.consumeLogQuota);
     expect(Number(consumed)).toBe(alice.used_quota);
     const [channel] = await storeRows(store, "select * from channels where id = 4");
-    expect(channel).toMatchObject({ key: seeded.upstreamKey, priority: 5, weight: 3, tag: "primary", used_quota: 12_345, group: "default,vip" });
+    expect(channel).toMatchObject({
+      key: seeded.upstreamKey,
+      priority: 5,
+      weight: 3,
+      tag: "primary",
+      used_quota: 12_345,
+      group: "default,vip",
+    });
     const [log] = await storeRows(store, "select * from logs where id = 5");
-    expect(log.type).toBe(4);
-    expect(JSON.parse(log.other)).toMatchObject({ source_type: "error" });
+    expect(log.type).toBe(5);
     expect((await storeRows(store, "select channel_name from logs where id = 1"))[0].channel_name).toBe("main");
   });
 
-  test("abilities are rebuilt from the channels (the source's stale rows are gone); a multi-key channel became one per key", async () => {
-    const abilities = await storeRows(store, "select \"group\", model, channel_id, priority, weight from abilities where channel_id = 4 order by \"group\", model");
-    expect(abilities.map((row) => `${row.group}/${row.model}`)).toEqual(["default/gpt-4o", "default/gpt-4o-mini", "vip/gpt-4o", "vip/gpt-4o-mini"]);
+  test("abilities are rebuilt from the channels (the source's stale rows are gone); a multi-key channel stays one, with its keys' states", async () => {
+    const abilities = await storeRows(
+      store,
+      'select "group", model, channel_id, priority, weight from abilities where channel_id = 4 order by "group", model',
+    );
+    expect(abilities.map((row) => `${row.group}/${row.model}`)).toEqual([
+      "default/gpt-4o",
+      "default/gpt-4o-mini",
+      "vip/gpt-4o",
+      "vip/gpt-4o-mini",
+    ]);
     expect(abilities.every((row) => Number(row.priority) === 5 && row.weight === 3)).toBe(true);
-    const pool = await storeRows(store, "select id, key, status, name from channels where name like 'pool%' order by id");
-    expect(pool.map((row) => [row.key, row.status])).toEqual([["sk-multi-1", 1], ["sk-multi-2", 2], ["sk-multi-3", 1]]);
-    expect(pool[0].id).toBe(6);
+    const pool = await storeRows(store, "select id, key, status, name, channel_info from channels where name like 'pool%' order by id");
+    expect(pool.map((row) => [row.id, row.key, row.status])).toEqual([[6, "sk-multi-1\nsk-multi-2\nsk-multi-3", 1]]);
+    expect(JSON.parse(pool[0].channel_info)).toMatchObject({
+      is_multi_key: true,
+      multi_key_size: 3,
+      multi_key_mode: "random",
+      multi_key_status_list: { "1": 3 },
+    });
     const [unknown] = await storeRows(store, "select status from channels where name = 'future-kind'");
     expect(unknown.status).toBe(2);
+  });
+
+  test("a Qianfan v2 key|appid became the key and the app id in the other field", async () => {
+    const [qianfan] = await storeRows(store, "select key, other from channels where id = 7");
+    expect([qianfan.key, qianfan.other]).toEqual(["bce-v3/ALTAK-legacy/secret", "app-legacy-9"]);
+    expect(summary).toContain("the app id moved to the channel's other field (e.g. qianfan)");
   });
 
   test("the old sk- key relays through the official openai client, and is billed", async () => {
@@ -155,7 +200,10 @@ describe("new-api (today's schema) from a SQLite file", () => {
   });
 
   test("options: known keys mapped, refused and unknown ones left out", async () => {
-    const rows = await storeRows(store, "select key, value from options where key in ('ServerAddress', 'SystemName', 'RetryTimes', 'LegacyOnlyFeatureSwitch')");
+    const rows = await storeRows(
+      store,
+      "select key, value from options where key in ('ServerAddress', 'SystemName', 'RetryTimes', 'LegacyOnlyFeatureSwitch')",
+    );
     const values = Object.fromEntries(rows.map((row) => [row.key, row.value]));
     expect(values.ServerAddress).toBe("https://gateway.example.com");
     expect(values.SystemName).toBe("Old Gateway");
@@ -202,7 +250,11 @@ describe("new-api v0.4 from PostgreSQL", () => {
 
     server = await startTestServer({ store });
     const client = new OpenAI({ apiKey: `sk-${seeded.alice.tokenKey}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
-    const stream = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
     let text = "";
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
     expect(text.length).toBeGreaterThan(0);

@@ -117,7 +117,9 @@ describe("--merge into a store that already has users", () => {
     const result = await runSwitchyard(["import", source.source, "--merge", "--with-logs"], store.env);
     expect(result.stderr).not.toContain("switchyard import:");
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain("users: 1 whose username the target already has (left out with their tokens, logs and tasks) (e.g. root)");
+    expect(result.stdout).toContain(
+      "users: 1 whose username the target already has (left out with their tokens, logs and tasks) (e.g. root)",
+    );
     const users = await storeRows(store, "select id, username from users order by id");
     expect(users.map((row) => row.username)).toEqual(["root", "erin", "dave"]);
     const dave = users.find((row) => row.username === "dave");

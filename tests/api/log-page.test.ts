@@ -1,8 +1,8 @@
-// The /log page over HTTP: the colour bands of spec §9 for use time and first-token time, rows
+// The /log page over HTTP: new-api's colour bands for use time and first-token time, rows
 // that expand to their `other` details (the retry chain for admins only), the default time range
 // (start of today to an hour ahead) and the summary chips.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 let server: TestServer;
@@ -83,13 +83,69 @@ describe("/log page", () => {
   test("rows expand to ratios, first-token time and the real model; the retry chain only for admins", async () => {
     const own = rowOf(await html("/log", carol), "fast-model");
     expect(own).toContain("<summary");
-    for (const text of ["模型倍率", ">1.25<", "补全倍率", "分组倍率", ">1.5<", "首字时间", "2000 毫秒", "实际模型", ">fast-upstream<"]) expect(own).toContain(text);
+    for (const text of ["模型倍率", ">1.25<", "补全倍率", "分组倍率", ">1.5<", "首字时间", "2000 毫秒", "实际模型", ">fast-upstream<"])
+      expect(own).toContain(text);
     expect(own).not.toContain("重试链路");
     expect(own).not.toContain("upstream-b");
     const admin = rowOf(await html("/log", root), "fast-model");
     expect(admin).toContain("重试链路");
     expect(admin).toContain("3 → 7");
     expect(admin).toContain('hx-get="/log?user_info=');
+  });
+
+  test("the CSV export's columns are the table's, in the table's order (the stream flag beside the use time)", async () => {
+    const named: Record<string, string> = { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'" };
+    const decode = (text: string) =>
+      text.replace(/&(#\d+|[a-z]+);/g, (entity, name: string) =>
+        name.startsWith("#") ? String.fromCharCode(Number(name.slice(1))) : (named[name] ?? entity),
+      );
+    const exportOf = (page: string) => {
+      const labels = JSON.parse(decode(/data-labels="([^"]*)"/.exec(page)![1]!)) as Record<string, string>;
+      return Object.entries(labels).filter(([field]) => !field.startsWith("type:"));
+    };
+    const headersOf = (page: string) => [...page.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((match) => decode(match[1]!));
+    for (const [session, fields] of [
+      [
+        carol,
+        [
+          "created_at",
+          "token_name",
+          "group",
+          "type",
+          "model_name",
+          "use_time",
+          "is_stream",
+          "prompt_tokens",
+          "completion_tokens",
+          "quota",
+          "content",
+        ],
+      ],
+      [
+        root,
+        [
+          "created_at",
+          "channel",
+          "username",
+          "token_name",
+          "group",
+          "type",
+          "model_name",
+          "use_time",
+          "is_stream",
+          "prompt_tokens",
+          "completion_tokens",
+          "quota",
+          "ip",
+          "content",
+        ],
+      ],
+    ] as const) {
+      const page = await html("/log", session);
+      const exported = exportOf(page);
+      expect(exported.map(([field]) => field)).toEqual([...fields]);
+      expect(exported.filter(([field]) => field !== "is_stream").map(([, title]) => title)).toEqual(headersOf(page));
+    }
   });
 
   test("summary chips sum the filtered quota", async () => {
@@ -119,5 +175,34 @@ describe("/log page", () => {
     expect(pager).toContain('hx-target="#log-table"');
     const filtered = await html("/log?page_size=10&model_name=many-model", carol, { "hx-request": "true", "hx-target": "log-table-pager" });
     expect(filtered).toContain("共 1 页，7 条");
+  });
+
+  test("with the browser's zone in the tz cookie, today starts at its midnight and times are in it; an unknown zone is ignored", async () => {
+    const zone = "Asia/Kolkata";
+    const wall = (seconds: number, timeZone: string) =>
+      new Intl.DateTimeFormat("sv-SE", {
+        timeZone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+      }).format(seconds * 1000);
+    const page = await html("/log?model_name=fast-model", carol, { cookie: `${carol.cookie}; tz=${encodeURIComponent(zone)}` });
+    // The start field carries Kolkata's midnight (its text is filled in by the browser).
+    const start = Number(/id="log-start_timestamp"[^>]*data-unix="(\d+)"/.exec(page)?.[1]);
+    expect(wall(start, zone).endsWith("00:00:00")).toBe(true);
+    expect(now - start).toBeLessThan(86_400);
+    expect(now - start).toBeGreaterThanOrEqual(0);
+    // The row's time is written in Kolkata's zone, on a <time> the browser re-renders in its own.
+    const time = /<time datetime="([^"]+)" data-local-time="(\d+)"[^>]*>([^<]+)<\/time>/.exec(rowOf(page, "fast-model"));
+    expect(time).not.toBeNull();
+    expect(time![3]).toBe(wall(Number(time![2]), zone));
+    expect(time![1]).toBe(new Date(Number(time![2]) * 1000).toISOString());
+    // A zone the server does not know: the page still renders, in the server's own zone.
+    const unknown = await html("/log?model_name=fast-model", carol, { cookie: `${carol.cookie}; tz=Mars%2FOlympus` });
+    const serverTime = /<time [^>]*data-local-time="(\d+)"[^>]*>([^<]+)<\/time>/.exec(rowOf(unknown, "fast-model"));
+    expect(serverTime![2]).toBe(wall(Number(serverTime![1]), Intl.DateTimeFormat().resolvedOptions().timeZone));
   });
 });

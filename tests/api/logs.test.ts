@@ -10,10 +10,29 @@ let alice: ApiSession;
 let bob: ApiSession;
 const now = Math.floor(Date.now() / 1000);
 
-type Entry = { user: ApiSession; username: string; type?: number; at?: number; model?: string; token?: string; quota?: number; prompt?: number; completion?: number; channel?: number; group?: string };
+type Entry = {
+  user: ApiSession;
+  username: string;
+  type?: number;
+  at?: number;
+  model?: string;
+  token?: string;
+  quota?: number;
+  prompt?: number;
+  completion?: number;
+  channel?: number;
+  group?: string;
+};
 
 async function insert(entry: Entry) {
-  const other = JSON.stringify({ frt: 420, model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, model_price: -1, admin_info: { use_channel: ["3", String(entry.channel ?? 7)] } });
+  const other = JSON.stringify({
+    frt: 420,
+    model_ratio: 1.25,
+    completion_ratio: 4,
+    group_ratio: 1,
+    model_price: -1,
+    admin_info: { use_channel: ["3", String(entry.channel ?? 7)] },
+  });
   await server.store.query(
     'insert into logs (user_id, created_at, type, content, username, token_name, token_id, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, channel_name, "group", other) values (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, 2, ?, ?, ?, ?, ?)',
     entry.user.userId,
@@ -42,7 +61,17 @@ beforeAll(async () => {
   const a = { user: alice, username: "alice" };
   await insert({ ...a, at: now - 3600, model: "gpt-4o", token: "main", quota: 1000 });
   await insert({ ...a, at: now - 30, model: "gpt-4o-mini", token: "main", quota: 200, prompt: 100, completion: 50 });
-  await insert({ ...a, at: now - 10, model: "gpt-4o-mini", token: "second", quota: 300, prompt: 7, completion: 3, group: "vip", channel: 9 });
+  await insert({
+    ...a,
+    at: now - 10,
+    model: "gpt-4o-mini",
+    token: "second",
+    quota: 300,
+    prompt: 7,
+    completion: 3,
+    group: "vip",
+    channel: 9,
+  });
   await insert({ ...a, at: now - 86400 * 40, model: "gpt-4o", quota: 5000 });
   await insert({ ...a, at: now - 20, type: 1, model: "", quota: 500000 });
   await insert({ user: bob, username: "bob", at: now - 5, model: "gpt-4o", quota: 77 });
@@ -102,7 +131,8 @@ describe("self", () => {
 
 describe("admin", () => {
   test("common users are refused the whole-site views and the cleanup", async () => {
-    for (const path of ["/api/log/", "/api/log/stat"]) expect((await alice.get(path)).body).toEqual({ success: false, message: "无权进行此操作，权限不足" });
+    for (const path of ["/api/log/", "/api/log/stat"])
+      expect((await alice.get(path)).body).toEqual({ success: false, message: "无权进行此操作，权限不足" });
     expect((await alice.delete(`/api/log/?target_timestamp=${now}`)).body.message).toBe("无权进行此操作，权限不足");
     expect((await new ApiSession(server.url).get("/api/log/self/")).status).toBe(401);
   });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+import { ChannelType } from "../../src/services/channels/channel-types.ts";
 
 let server: TestServer;
 let root: ApiSession;
@@ -11,7 +12,8 @@ beforeAll(async () => {
   server = await startTestServer();
   root = await rootSession(server.url);
   user = await newUserSession(server.url, "picker");
-  const channel = (name: string, models: string, group: string) => root.post("/api/channel/", { name, type: 1, key: `k-${name}`, models, group });
+  const channel = (name: string, models: string, group: string) =>
+    root.post("/api/channel/", { name, type: ChannelType.OpenAI, key: `k-${name}`, models, group });
   await channel("a", "model-default,model-shared", "default");
   await channel("b", "model-vip,model-shared", "vip");
   await channel("c", "model-svip", "svip");

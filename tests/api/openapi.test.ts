@@ -9,7 +9,10 @@ import { z } from "zod";
 import { createApp } from "../../src/app.ts";
 import { openSharedState } from "../../src/cache/open-shared-state.ts";
 import { readConfig } from "../../src/config.ts";
+import { catalogs } from "../../src/i18n/catalogs.ts";
+import { apiOperations } from "../../src/openapi/api-operations.ts";
 import { catalogueKeys, isDocumentedFace, openApiPath } from "../../src/openapi/openapi-document.ts";
+import { relayOperations } from "../../src/openapi/relay-operations.ts";
 import { loadOptions } from "../../src/services/options/options.ts";
 import { tokenFields } from "../../src/services/tokens/token-input.ts";
 import { loginInput } from "../../src/services/users/user-schemas.ts";
@@ -75,10 +78,16 @@ describe("/api/openapi.json", () => {
 
   test("request bodies are the services' zod schemas, and the server validates what they say", async () => {
     const tokenBody = document.paths["/api/token/"].post.requestBody.content["application/json"].schema;
-    const { $schema: _tokenDialect, ...tokenSchema } = z.toJSONSchema(tokenFields, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    const { $schema: _tokenDialect, ...tokenSchema } = z.toJSONSchema(tokenFields, { io: "input", unrepresentable: "any" }) as Record<
+      string,
+      unknown
+    >;
     expect(tokenBody).toEqual(tokenSchema);
     const loginBody = document.paths["/api/user/login"].post.requestBody.content["application/json"].schema;
-    const { $schema: _loginDialect, ...loginSchema } = z.toJSONSchema(loginInput, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    const { $schema: _loginDialect, ...loginSchema } = z.toJSONSchema(loginInput, { io: "input", unrepresentable: "any" }) as Record<
+      string,
+      unknown
+    >;
     expect(loginBody).toEqual(loginSchema);
     expect(loginBody.required).toEqual(["username", "password"]);
     // What the document calls required, the server refuses to go without.
@@ -92,7 +101,10 @@ describe("/api/openapi.json", () => {
     const user = document.paths["/api/user/{id}"].get;
     expect(user.parameters).toContainEqual({ name: "id", in: "path", required: true, schema: { type: "string" } });
     expect(user["x-access"]).toBe("admin");
-    expect(user.security).toEqual([{ session: [], userId: [] }, { accessToken: [], userId: [] }]);
+    expect(user.security).toEqual([
+      { session: [], userId: [] },
+      { accessToken: [], userId: [] },
+    ]);
     expect(document.paths["/v1/chat/completions"].post.security).toEqual([{ relayToken: [] }]);
     expect(document.paths["/api/status"].get.security).toEqual([]);
     expect(Object.keys(document.paths).some((path) => path.includes(":"))).toBe(false);
@@ -112,5 +124,38 @@ describe("/api/openapi.json", () => {
     expect(html).toContain('data-operation="POST /v1/chat/completions"');
     expect(html).toContain('data-operation="PUT /api/user/"');
     expect(html).toContain("/api/openapi.json");
+  });
+
+  test("every operation's summary has its Chinese and its English", () => {
+    const lacking = Object.entries({ ...apiOperations, ...relayOperations }).flatMap(([key, entry]) => {
+      const chinese = catalogs.zh.apidocs[entry.summary];
+      const english = catalogs.en.apidocs[entry.summary];
+      const ok = chinese === entry.summary && /\p{Script=Han}/u.test(chinese) && english && !/\p{Script=Han}/u.test(english);
+      return ok ? [] : [key];
+    });
+    expect(lacking).toEqual([]);
+  });
+
+  test("the summaries follow the language: English in the JSON (zh when asked), the visitor's on the page", async () => {
+    expect(document.paths["/api/user/"].get.summary).toBe("List users");
+    expect(document.paths["/v1/chat/completions"].post.summary).toBe("Chat completion, whole or streamed (server-sent events)");
+    const chinese = await (await fetch(`${server.url}/api/openapi.json?lang=zh`)).json();
+    expect(chinese.paths["/api/user/"].get.summary).toBe("列出用户");
+    // Only the summaries change: paths, bodies and access are the same document.
+    expect(Object.keys(chinese.paths)).toEqual(Object.keys(document.paths));
+    expect(chinese.paths["/api/token/"].post.requestBody).toEqual(document.paths["/api/token/"].post.requestBody);
+
+    const root = await rootSession(server.url);
+    const summaryOf = async (language: string, operation: string) => {
+      const html = await (await fetch(`${server.url}/api-reference`, { headers: { cookie: `${root.cookie}; lang=${language}` } })).text();
+      const row = html.split(`data-operation="${operation}"`)[1]?.split("</summary>")[0] ?? "";
+      return /<span class="text-base-content\/70">([^<]*)<\/span>/.exec(row)?.[1];
+    };
+    expect(await summaryOf("zh", "GET /api/user/")).toBe("列出用户");
+    expect(await summaryOf("zh", "POST /v1/chat/completions")).toBe("对话补全，完整返回或流式返回（服务器发送事件）");
+    expect(await summaryOf("en", "GET /api/user/")).toBe("List users");
+    // Traditional Chinese and Japanese have no translations of these yet: English, not filler.
+    expect(await summaryOf("zh-TW", "GET /api/user/")).toBe("List users");
+    expect(await summaryOf("ja", "DELETE /api/user/{id}")).toBe("Delete a user");
   });
 });

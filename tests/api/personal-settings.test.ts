@@ -63,10 +63,24 @@ describe("notification settings", () => {
     expect(saved.body).toEqual({
       success: true,
       message: "通知设置已更新",
-      data: { notify_type: "webhook", quota_warning_threshold: 500000, webhook_url: "https://hooks.example.com/quota", webhook_secret: "hook-secret-canary", notification_email: "" },
+      data: {
+        notify_type: "webhook",
+        quota_warning_threshold: 500000,
+        webhook_url: "https://hooks.example.com/quota",
+        webhook_secret: "hook-secret-canary",
+        notification_email: "",
+      },
     });
-    const [row] = await server.store.query<{ setting: string; role: number }>("select setting, role from users where username = 'notified'");
-    expect(Object.keys(JSON.parse(row!.setting)).sort()).toEqual(["notification_email", "notify_type", "quota_warning_threshold", "webhook_secret", "webhook_url"]);
+    const [row] = await server.store.query<{ setting: string; role: number }>(
+      "select setting, role from users where username = 'notified'",
+    );
+    expect(Object.keys(JSON.parse(row!.setting)).sort()).toEqual([
+      "notification_email",
+      "notify_type",
+      "quota_warning_threshold",
+      "webhook_secret",
+      "webhook_url",
+    ]);
     expect(Number(row!.role)).toBe(1);
     // The owner reads the secret back; an admin's list does not show it.
     expect(JSON.parse((await user.get("/api/user/self")).body.data.setting).webhook_secret).toBe("hook-secret-canary");
@@ -74,8 +88,18 @@ describe("notification settings", () => {
     expect(JSON.stringify(listed.body)).not.toContain("hook-secret-canary");
     expect(JSON.parse(listed.body.data.items[0].setting).webhook_url).toBe("https://hooks.example.com/quota");
 
-    const email = await user.put("/api/user/setting", { notify_type: "email", quota_warning_threshold: "100000", notification_email: "Me@Example.com" });
-    expect(email.body.data).toEqual({ notify_type: "email", quota_warning_threshold: 100000, webhook_url: "", webhook_secret: "", notification_email: "me@example.com" });
+    const email = await user.put("/api/user/setting", {
+      notify_type: "email",
+      quota_warning_threshold: "100000",
+      notification_email: "Me@Example.com",
+    });
+    expect(email.body.data).toEqual({
+      notify_type: "email",
+      quota_warning_threshold: 100000,
+      webhook_url: "",
+      webhook_secret: "",
+      notification_email: "me@example.com",
+    });
   });
 
   test("visitors cannot change settings", async () => {
@@ -92,7 +116,9 @@ describe("referral transfer", () => {
     expect((await user.post("/api/user/aff_transfer", { quota: "x" })).body.message).toBe("无效的参数");
     const moved = await user.post("/api/user/aff_transfer", { quota: 500000 });
     expect(moved.body).toEqual({ success: true, message: "划转成功", data: 500010 });
-    const [row] = await server.store.query<{ quota: number; aff_quota: number; aff_history_quota: number }>("select quota, aff_quota, aff_history_quota from users where username = 'referrer'");
+    const [row] = await server.store.query<{ quota: number; aff_quota: number; aff_history_quota: number }>(
+      "select quota, aff_quota, aff_history_quota from users where username = 'referrer'",
+    );
     expect([Number(row!.quota), Number(row!.aff_quota)]).toEqual([500010, 1500000]);
     const [log] = await server.store.query<{ type: number; quota: number }>("select type, quota from logs where username = 'referrer'");
     expect([Number(log!.type), Number(log!.quota)]).toEqual([1, 500000]);
@@ -104,7 +130,9 @@ describe("referral transfer", () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => user.post("/api/user/aff_transfer", { quota: 500000 })));
     expect(results.filter((result) => result.body.success)).toHaveLength(2);
     expect(results.filter((result) => result.body.message === "邀请额度不足！")).toHaveLength(4);
-    const [row] = await server.store.query<{ quota: number; aff_quota: number }>("select quota, aff_quota from users where username = 'racer2'");
+    const [row] = await server.store.query<{ quota: number; aff_quota: number }>(
+      "select quota, aff_quota from users where username = 'racer2'",
+    );
     expect([Number(row!.quota), Number(row!.aff_quota)]).toEqual([1000000, 0]);
   });
 

@@ -1,4 +1,4 @@
-// Low-balance alerts (spec §3 User setting, §7 Personal webhook body, §9 once per 2 hours;
+// Low-balance alerts (the user's setting, the webhook body, once per 2 hours;
 // reliability plan A9, S1, S4): checkQuotaAlert over a real store, a real SMTP server and real
 // HTTP listeners. The relay's settlement calls it; here it is called the way settlement does.
 import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
@@ -36,18 +36,23 @@ const loopback = listen("127.0.0.1");
 
 beforeAll(async () => {
   store = await createTestStore();
-  await openStore(store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! });
+  await openStore(
+    store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! },
+  );
   await openSharedState(undefined);
   await loadOptions();
   trustOutboundHosts(["127.0.0.2"]);
   mail = await startMailCatcher();
-  await updateOptions([
-    { key: "SMTPServer", value: "127.0.0.1" },
-    { key: "SMTPPort", value: String(mail.port) },
-    { key: "SMTPFrom", value: "gateway@example.com" },
-    { key: "ServerAddress", value: "https://gw.example.com" },
-    { key: "QuotaRemindThreshold", value: "1000" },
-  ]);
+  await updateOptions(
+    [
+      { key: "SMTPServer", value: "127.0.0.1" },
+      { key: "SMTPPort", value: String(mail.port) },
+      { key: "SMTPFrom", value: "gateway@example.com" },
+      { key: "ServerAddress", value: "https://gw.example.com" },
+      { key: "QuotaRemindThreshold", value: "1000" },
+    ],
+    null,
+  );
 });
 afterAll(async () => {
   trusted.stop();
@@ -63,7 +68,13 @@ let sequence = 0;
 async function newUser(quota: number, fields: { email?: string; setting?: Record<string, unknown> } = {}) {
   const [user] = await db
     .insert(t.users)
-    .values({ username: `alert${++sequence}`, password: "x", quota, email: fields.email ?? "", setting: fields.setting ? JSON.stringify(fields.setting) : "" })
+    .values({
+      username: `alert${++sequence}`,
+      password: "x",
+      quota,
+      email: fields.email ?? "",
+      setting: fields.setting ? JSON.stringify(fields.setting) : "",
+    })
     .returning();
   return user!;
 }
@@ -145,7 +156,14 @@ describe("webhook alerts", () => {
   test("webhooks to loopback or private addresses are refused before any connection", async () => {
     const warnings = spyOn(console, "error");
     try {
-      const targets = ["https://127.0.0.1/x", "https://localhost/x", "https://[::1]/x", "https://10.0.0.1/x", "https://169.254.169.254/latest", "https://2130706433/x"];
+      const targets = [
+        "https://127.0.0.1/x",
+        "https://localhost/x",
+        "https://[::1]/x",
+        "https://10.0.0.1/x",
+        "https://169.254.169.254/latest",
+        "https://2130706433/x",
+      ];
       for (const url of [...targets, `${loopback.url}/x`]) {
         const user = await newUser(1, { setting: { notify_type: "webhook", webhook_url: url, webhook_secret: "s" } });
         await checkQuotaAlert(user.id);

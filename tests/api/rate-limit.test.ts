@@ -1,21 +1,33 @@
 // Sign-in and reset count failed attempts per client address and per account; registration
 // counts its own attempts per address; other /api calls have a looser limit (issue 15 §6).
-// TRUST_PROXY lets the suite speak from several addresses (X-Forwarded-For).
+// TRUST_PROXY lets the suite speak from several addresses (X-Forwarded-For); root, still with the
+// default password, gives the setup code the server printed, as from any address but loopback.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiSession } from "../helpers/api-session.ts";
+import { printedSetupCode } from "../helpers/setup-code.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
-    env: { CRITICAL_RATE_LIMIT: "5", CRITICAL_RATE_LIMIT_DURATION: "600", GLOBAL_API_RATE_LIMIT: "40", GLOBAL_API_RATE_LIMIT_DURATION: "600", TRUST_PROXY: "true" },
+    env: {
+      CRITICAL_RATE_LIMIT: "5",
+      CRITICAL_RATE_LIMIT_DURATION: "600",
+      GLOBAL_API_RATE_LIMIT: "40",
+      GLOBAL_API_RATE_LIMIT_DURATION: "600",
+      TRUST_PROXY: "true",
+    },
   });
 });
 afterAll(() => server.stop());
 
 const from = (address: string) => ({ "x-forwarded-for": address });
 const login = (address: string, username: string, password: string) =>
-  new ApiSession(server.url).post("/api/user/login", { username, password }, from(address));
+  new ApiSession(server.url).post(
+    "/api/user/login",
+    { username, password, ...(username === "root" ? { setup_code: printedSetupCode(server.output()) } : {}) },
+    from(address),
+  );
 
 describe("credential endpoints", () => {
   test("the sixth failed sign-in from an address gets 429 with a clear message, even with the right password", async () => {
@@ -28,7 +40,11 @@ describe("credential endpoints", () => {
     expect(limited.body.message).toMatch(/^请求过于频繁，请 \d+ 秒后再试$/);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     // Registration has a window of its own: it is not locked by the failed sign-ins.
-    const registered = await new ApiSession(server.url).post("/api/user/register", { username: "fresh1", password: "password123" }, from("10.0.0.1"));
+    const registered = await new ApiSession(server.url).post(
+      "/api/user/register",
+      { username: "fresh1", password: "password123" },
+      from("10.0.0.1"),
+    );
     expect(registered.body).toEqual({ success: true, message: "注册成功！" });
   });
 
@@ -48,13 +64,18 @@ describe("credential endpoints", () => {
     for (let attempt = 0; attempt < 5; attempt++) {
       await new ApiSession(server.url).post("/api/user/register", { username: `reg${attempt}`, password: "password123" }, from("10.0.4.1"));
     }
-    const refused = await new ApiSession(server.url).post("/api/user/register", { username: "reg9", password: "password123" }, from("10.0.4.1"));
+    const refused = await new ApiSession(server.url).post(
+      "/api/user/register",
+      { username: "reg9", password: "password123" },
+      from("10.0.4.1"),
+    );
     expect(refused.status).toBe(429);
     expect((await login("10.0.4.1", "root", "123456")).body.success).toBe(true);
   });
 
   test("password reset counts failed attempts per address", async () => {
-    const reset = (address: string) => new ApiSession(server.url).post("/api/user/reset", { email: "someone@example.com", token: "not-a-token" }, from(address));
+    const reset = (address: string) =>
+      new ApiSession(server.url).post("/api/user/reset", { email: "someone@example.com", token: "not-a-token" }, from(address));
     for (let attempt = 0; attempt < 5; attempt++) expect((await reset("10.0.5.1")).body.message).toBe("重置链接非法或已过期");
     expect((await reset("10.0.5.1")).status).toBe(429);
     // The same address signs in as usual: the windows are separate.
@@ -68,7 +89,10 @@ describe("login CSRF (issue 15 §6)", () => {
 
   test("a form another site posts is refused before anything is read, and sets no cookie", async () => {
     for (const path of ["/api/user/login", "/api/user/register", "/api/user/reset"]) {
-      const form = await post(path, "username=root&password=123456", { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" });
+      const form = await post(path, "username=root&password=123456", {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: "https://evil.example",
+      });
       expect(form.status).toBe(415);
       expect(await form.json()).toEqual({ success: false, message: "请求体必须是 JSON" });
       expect(form.headers.getSetCookie()).toEqual([]);
@@ -78,7 +102,7 @@ describe("login CSRF (issue 15 §6)", () => {
   });
 
   test("JSON from another origin is refused; from this site, or from a script (no Origin), it signs in", async () => {
-    const body = JSON.stringify({ username: "root", password: "123456" });
+    const body = JSON.stringify({ username: "root", password: "123456", setup_code: printedSetupCode(server.output()) });
     const json = { "content-type": "application/json" };
     const foreign = await post("/api/user/login", body, { ...json, origin: "https://evil.example" });
     expect(foreign.status).toBe(403);

@@ -1,7 +1,7 @@
-// Redemption codes: admin management (spec §5, §7 Redemption) and redeeming them exactly once,
+// Redemption codes: admin management and redeeming them exactly once,
 // however many clients try the same code at the same moment (reliability plan R1, R2, R4, L7).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { seedUsers } from "../helpers/seeded-users.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -53,7 +53,9 @@ describe("creating and managing codes", () => {
   test("names are 1-20 characters, counts 1-100, quotas positive integers", async () => {
     const message = async (body: unknown) => (await root.post("/api/redemption/", body)).body.message;
     expect(await message({ name: "一二三四五六七八九十一二三四五六七八九十一", quota: 1, count: 1 })).toBe("兑换码名称长度必须在1-20之间");
-    expect((await root.post("/api/redemption/", { name: "一二三四五六七八九十一二三四五六七八九十", quota: 1, count: 1 })).body.success).toBe(true);
+    expect(
+      (await root.post("/api/redemption/", { name: "一二三四五六七八九十一二三四五六七八九十", quota: 1, count: 1 })).body.success,
+    ).toBe(true);
     expect(await message({ name: "x", quota: 1, count: 0 })).toBe("兑换码个数必须大于0");
     expect(await message({ name: "x", quota: 1, count: 101 })).toBe("一次兑换码批量生成的个数不能大于 100");
     expect(await message({ name: "x", quota: "lots", count: 1 })).toBe("兑换码额度必须是大于 0 的整数");

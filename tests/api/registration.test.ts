@@ -1,4 +1,4 @@
-// POST /api/user/register: the rules and messages of spec §5, the switches, invite rewards.
+// POST /api/user/register: new-api's rules and messages, the switches, invite rewards.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
@@ -57,7 +57,10 @@ describe("success", () => {
     await setOption("QuotaForNewUser", "12345");
     const result = await register({ username: "newbie", password: "password123", password2: "password123" });
     expect(result.body).toEqual({ success: true, message: "注册成功！" });
-    const [user] = await server.store.query<any>("select role, status, quota, \"group\", display_name from users where username = ?", "newbie");
+    const [user] = await server.store.query<any>(
+      'select role, status, quota, "group", display_name from users where username = ?',
+      "newbie",
+    );
     expect(Number(user.role)).toBe(1);
     expect(Number(user.status)).toBe(1);
     expect(Number(user.quota)).toBe(12345);
@@ -79,7 +82,10 @@ describe("success", () => {
     const code = (await host.get("/api/user/aff")).body.data;
     expect((await register({ username: "guest", password: "password123", aff_code: code })).body.success).toBe(true);
     const [guest] = await server.store.query<any>("select quota, inviter_id from users where username = ?", "guest");
-    const [hostRow] = await server.store.query<any>("select id, quota, aff_count, aff_quota, aff_history_quota from users where username = ?", "host");
+    const [hostRow] = await server.store.query<any>(
+      "select id, quota, aff_count, aff_quota, aff_history_quota from users where username = ?",
+      "host",
+    );
     expect(Number(guest.inviter_id)).toBe(Number(hostRow.id));
     expect(Number(guest.quota)).toBe(500);
     expect(Number(hostRow.quota)).toBe(0);

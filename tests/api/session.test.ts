@@ -181,7 +181,11 @@ describe("PUT /api/user/self", () => {
     expect(short.body).toEqual({ success: false, message: "密码长度不得小于 8 位！" });
     const wrongOriginal = await session.put("/api/user/self", { password: "newpassword1", original_password: "nope-nope" });
     expect(wrongOriginal.body.message).toBe("原密码错误");
-    const mismatch = await session.put("/api/user/self", { password: "newpassword1", password2: "newpassword2", original_password: "password123" });
+    const mismatch = await session.put("/api/user/self", {
+      password: "newpassword1",
+      password2: "newpassword2",
+      original_password: "password123",
+    });
     expect(mismatch.body).toEqual({ success: false, message: "两次输入的密码不一致！" });
     const changed = await session.put("/api/user/self", { password: "newpassword1", original_password: "password123" });
     expect(changed.body.message).toBe("密码修改成功！");
@@ -241,7 +245,9 @@ describe("password changes need the current password (issue 15 §3)", () => {
       const session = await newUserSession(first.url, "socialite", "password123");
       // What an account created by a social sign-in looks like (tests/api/social-login.test.ts).
       await store.query("update users set password = '' where username = 'socialite'");
-      expect((await session.put("/api/user/self", { password: "newpassword1", original_password: "x" })).body.message).toBe("该账户还没有密码，请先设置密码");
+      expect((await session.put("/api/user/self", { password: "newpassword1", original_password: "x" })).body.message).toBe(
+        "该账户还没有密码，请先设置密码",
+      );
       await first.stop();
       // Eleven minutes later the same cookie still signs in, but no longer sets a password.
       const later = await startTestServer({ store, env: { SWITCHYARD_CLOCK_OFFSET_MS: String(11 * 60 * 1000) } });

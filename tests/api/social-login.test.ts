@@ -21,7 +21,10 @@ afterAll(async () => {
 });
 
 const setOptions = async (...entries: [string, string][]) => {
-  const result = await root.put("/api/option/", entries.map(([key, value]) => ({ key, value })));
+  const result = await root.put(
+    "/api/option/",
+    entries.map(([key, value]) => ({ key, value })),
+  );
   expect(result.body.success).toBe(true);
 };
 const stateFor = async (session: ApiSession, aff = "") => {
@@ -44,9 +47,9 @@ describe("switches", () => {
     expect(result.body).toEqual({ success: false, message: "管理员未开启通过 GitHub 登录以及注册" });
     const linuxdo = new ApiSession(server.url);
     const state = await stateFor(linuxdo);
-    expect((await linuxdo.get(`/api/oauth/linuxdo?code=${providers.linuxdoCode({ id: 1, username: "x" })}&state=${state}`)).body.message).toBe(
-      "管理员未开启通过 Linux DO 登录以及注册",
-    );
+    expect(
+      (await linuxdo.get(`/api/oauth/linuxdo?code=${providers.linuxdoCode({ id: 1, username: "x" })}&state=${state}`)).body.message,
+    ).toBe("管理员未开启通过 Linux DO 登录以及注册");
     await setOptions(["GitHubClientSecret", ""]);
     expect((await root.put("/api/option/", { key: "GitHubOAuthEnabled", value: "true" })).body.message).toBe(
       "无法启用 GitHub OAuth，请先填入 GitHub Client Id 以及 GitHub Client Secret！",
@@ -109,7 +112,9 @@ describe("GitHub sign-in", () => {
     // A state issued to another browser (its cookie is not here) does not work here.
     const other = new ApiSession(server.url);
     const foreignState = await stateFor(other);
-    expect((await new ApiSession(server.url).get(`/api/oauth/github?code=${providers.githubCode(person)}&state=${foreignState}`)).status).toBe(403);
+    expect(
+      (await new ApiSession(server.url).get(`/api/oauth/github?code=${providers.githubCode(person)}&state=${foreignState}`)).status,
+    ).toBe(403);
 
     const state = await stateFor(session);
     const used = await session.get(`/api/oauth/github?code=${providers.githubCode(person)}&state=${state}`);
@@ -125,7 +130,9 @@ describe("GitHub sign-in", () => {
     const session = new ApiSession(server.url);
     const state = await stateFor(session);
     await server.store.query("update verifications set expires_at = created_at where purpose = 'oauth_state'");
-    expect((await session.get(`/api/oauth/github?code=${providers.githubCode({ id: 7002, login: "late" })}&state=${state}`)).status).toBe(403);
+    expect((await session.get(`/api/oauth/github?code=${providers.githubCode({ id: 7002, login: "late" })}&state=${state}`)).status).toBe(
+      403,
+    );
   });
 
   test("a reused authorization code is refused by the provider, and that is said clearly", async () => {

@@ -14,7 +14,19 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-type Token = { id: number; key: string; name: string; status: number; remain_quota: number; expired_time: number; unlimited_quota: boolean; group: string; model_limits: string; model_limits_enabled: boolean; allow_ips: string };
+type Token = {
+  id: number;
+  key: string;
+  name: string;
+  status: number;
+  remain_quota: number;
+  expired_time: number;
+  unlimited_quota: boolean;
+  group: string;
+  model_limits: string;
+  model_limits_enabled: boolean;
+  allow_ips: string;
+};
 
 async function create(session: ApiSession, fields: Record<string, unknown> = {}): Promise<Token[]> {
   const result = await session.post("/api/token/", { name: "t", ...fields });
@@ -24,10 +36,16 @@ async function create(session: ApiSession, fields: Record<string, unknown> = {})
 const row = async (id: number) => (await server.store.query<Record<string, unknown>>("select * from tokens where id = ?", id))[0]!;
 
 describe("create", () => {
-  test("defaults of spec §9, a 48-character alphanumeric key stored without sk-", async () => {
+  test("new-api's defaults, a 48-character alphanumeric key stored without sk-", async () => {
     const [token] = await create(alice, { name: "first" });
     expect(token!.key).toMatch(/^[0-9a-zA-Z]{48}$/);
-    expect([token!.name, token!.status, Number(token!.remain_quota), Number(token!.expired_time), token!.unlimited_quota]).toEqual(["first", 1, 500000, -1, false]);
+    expect([token!.name, token!.status, Number(token!.remain_quota), Number(token!.expired_time), token!.unlimited_quota]).toEqual([
+      "first",
+      1,
+      500000,
+      -1,
+      false,
+    ]);
     expect((await row(token!.id)).key).toBe(token!.key);
     expect(Number((await row(token!.id)).user_id)).toBe(alice.userId!);
   });
@@ -43,11 +61,15 @@ describe("create", () => {
 
   test("messages: name required and at most 30 characters, expiry, quota, count, addresses", async () => {
     const post = (fields: Record<string, unknown>) => alice.post("/api/token/", { name: "x", ...fields });
-    expect((await post({ name: "" })).body).toEqual({ success: false, message: "令牌名称不能为空" });
+    expect((await post({ name: "" })).body).toEqual({ success: false, message: "令牌名称不能为空", data: { field: "name" } });
     expect((await post({ name: "   " })).body.message).toBe("令牌名称不能为空");
     expect((await post({ name: "n".repeat(31) })).body.message).toBe("令牌名称过长");
     expect((await post({ name: "名".repeat(30) })).body.success).toBe(true);
-    expect((await post({ expired_time: "2025-01-01 10:00:00" })).body.message).toBe("过期时间格式错误！");
+    expect((await post({ expired_time: "2025-01-01 10:00:00" })).body).toEqual({
+      success: false,
+      message: "过期时间格式错误！",
+      data: { field: "expired_time" },
+    });
     expect((await post({ expired_time: -5 })).body.message).toBe("过期时间格式错误！");
     expect((await post({ remain_quota: -1 })).body.message).toBe("额度必须是非负整数");
     expect((await post({ remain_quota: 1.5 })).body.message).toBe("额度必须是非负整数");
@@ -55,6 +77,7 @@ describe("create", () => {
     expect((await post({ count: 101 })).body.message).toBe("令牌数量必须是 1 到 100 之间的整数");
     expect((await post({ allow_ips: "10.0.0.1\nnot-an-ip" })).body.message).toBe("IP 白名单格式错误：not-an-ip");
     expect((await post({ allow_ips: "10.0.0.0/33" })).body.message).toBe("IP 白名单格式错误：10.0.0.0/33");
+    expect((await post({ allow_ips: "10.0.0.0/33" })).body.data).toEqual({ field: "allow_ips" });
     const count = await server.store.query<{ n: number }>("select count(*) as n from tokens where name = 'x'");
     expect(Number(count[0]!.n)).toBe(0);
   });
@@ -66,7 +89,12 @@ describe("create", () => {
       allow_ips: " 127.0.0.1 \n\n::1\n10.0.0.0/8 ",
       group: "vip",
     });
-    expect([token!.model_limits_enabled, token!.model_limits, token!.allow_ips, token!.group]).toEqual([true, "gpt-4o,gpt-4o-mini", "127.0.0.1\n::1\n10.0.0.0/8", "vip"]);
+    expect([token!.model_limits_enabled, token!.model_limits, token!.allow_ips, token!.group]).toEqual([
+      true,
+      "gpt-4o,gpt-4o-mini",
+      "127.0.0.1\n::1\n10.0.0.0/8",
+      "vip",
+    ]);
     expect((await alice.post("/api/token/", { name: "g", group: "svip" })).body).toEqual({ success: false, message: "分组 svip 不可用" });
     expect((await alice.post("/api/token/", { name: "g", group: "nosuch" })).body.message).toBe("分组 nosuch 不可用");
   });
@@ -109,8 +137,22 @@ describe("update", () => {
   test("a full update replaces the editable fields and keeps the status and key", async () => {
     const [token] = await create(alice, { name: "edit-me" });
     await alice.put("/api/token/?status_only=true", { id: token!.id, status: 2 });
-    const result = await alice.put("/api/token/", { id: token!.id, name: "edited", remain_quota: 42, unlimited_quota: true, expired_time: 4102444800, status: 1 });
-    expect([result.body.data.name, Number(result.body.data.remain_quota), result.body.data.unlimited_quota, Number(result.body.data.expired_time), result.body.data.status, result.body.data.key]).toEqual(["edited", 42, true, 4102444800, 2, token!.key]);
+    const result = await alice.put("/api/token/", {
+      id: token!.id,
+      name: "edited",
+      remain_quota: 42,
+      unlimited_quota: true,
+      expired_time: 4102444800,
+      status: 1,
+    });
+    expect([
+      result.body.data.name,
+      Number(result.body.data.remain_quota),
+      result.body.data.unlimited_quota,
+      Number(result.body.data.expired_time),
+      result.body.data.status,
+      result.body.data.key,
+    ]).toEqual(["edited", 42, true, 4102444800, 2, token!.key]);
     expect((await alice.put("/api/token/", { id: token!.id, name: "" })).body.message).toBe("令牌名称不能为空");
     expect((await alice.put("/api/token/", { id: token!.id, group: "svip" })).body.message).toBe("分组 svip 不可用");
   });
@@ -128,7 +170,11 @@ describe("update", () => {
     await alice.put("/api/token/", { id: token!.id, expired_time: -1 });
     expect((await status(1)).body.data.status).toBe(1);
 
-    await server.store.query("update tokens set remain_quota = 0, unlimited_quota = ? where id = ?", server.store.dialect === "pg" ? false : 0, token!.id);
+    await server.store.query(
+      "update tokens set remain_quota = 0, unlimited_quota = ? where id = ?",
+      server.store.dialect === "pg" ? false : 0,
+      token!.id,
+    );
     expect((await alice.get(`/api/token/${token!.id}`)).body.data.status).toBe(4);
     await status(2);
     expect((await status(1)).body.message).toBe("令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度");

@@ -1,9 +1,9 @@
-// Online top-up through Epay (spec §5 Wallet, §7 Payment; reliability plan P1-P5, L8): the
+// Online top-up through Epay (reliability plan P1-P5, L8): the
 // quote by group ratio and minimum, the signed order form, and the notification that credits
 // each order exactly once whatever arrives and however often.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { ApiSession, rootSession } from "../helpers/api-session.ts";
+import { type ApiSession, rootSession } from "../helpers/api-session.ts";
 import { seedUsers, type SeededUser } from "../helpers/seeded-users.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -29,11 +29,16 @@ function sign(params: Record<string, string>, key = merchantKey): string {
     .sort()
     .map((name) => `${name}=${params[name]}`)
     .join("&");
-  return createHash("md5").update(text + key).digest("hex");
+  return createHash("md5")
+    .update(text + key)
+    .digest("hex");
 }
 
 const setOptions = (entries: Record<string, string>) =>
-  root.put("/api/option/", Object.entries(entries).map(([key, value]) => ({ key, value })));
+  root.put(
+    "/api/option/",
+    Object.entries(entries).map(([key, value]) => ({ key, value })),
+  );
 
 async function quotaOf(user: SeededUser): Promise<number> {
   const [row] = await server.store.query<{ quota: number }>("select quota from users where id = ?", user.id);
@@ -95,7 +100,16 @@ describe("before the gateway is configured", () => {
 
   test("payment settings need the server address first", async () => {
     expect((await setOptions({ PayAddress: "https://pay.example.com" })).body).toEqual({ success: false, message: "请先填写服务器地址" });
-    expect((await setOptions({ ServerAddress: "https://gw.example.com/", PayAddress: "https://pay.example.com/", EpayId: merchantId, EpayKey: merchantKey })).body.success).toBe(true);
+    expect(
+      (
+        await setOptions({
+          ServerAddress: "https://gw.example.com/",
+          PayAddress: "https://pay.example.com/",
+          EpayId: merchantId,
+          EpayKey: merchantKey,
+        })
+      ).body.success,
+    ).toBe(true);
     expect((await setOptions({ Price: "7.3", MinTopUp: "2", TopupGroupRatio: '{"default":1,"vip":0.8}' })).body.success).toBe(true);
     expect((await fetch(`${server.url}/api/status`).then((r) => r.json())).data.enable_online_topup).toBe(true);
   });
@@ -103,7 +117,11 @@ describe("before the gateway is configured", () => {
 
 describe("quote", () => {
   test("money = amount x Price x the group's top-up ratio, to the cent", async () => {
-    expect((await buyer.session.post("/api/user/amount", { amount: 3 })).body).toEqual({ success: true, message: "success", data: "21.90" });
+    expect((await buyer.session.post("/api/user/amount", { amount: 3 })).body).toEqual({
+      success: true,
+      message: "success",
+      data: "21.90",
+    });
     expect((await vip.session.post("/api/user/amount", { amount: 3 })).body.data).toBe("17.52");
     expect((await buyer.session.post("/api/user/amount", { amount: "7" })).body.data).toBe("51.10");
   });
@@ -263,7 +281,13 @@ describe("notify", () => {
   test("without a merchant key nothing verifies (fails closed)", async () => {
     const order = (await placeOrder(buyer, 3)).data;
     await setOptions({ EpayKey: "" });
-    const params: Record<string, string> = { pid: merchantId, out_trade_no: order.out_trade_no!, type: "alipay", money: "21.90", trade_status: "TRADE_SUCCESS" };
+    const params: Record<string, string> = {
+      pid: merchantId,
+      out_trade_no: order.out_trade_no!,
+      type: "alipay",
+      money: "21.90",
+      trade_status: "TRADE_SUCCESS",
+    };
     params.sign = sign(params, "");
     expect(await notify(params)).toBe("fail");
     expect((await orderOf(order.out_trade_no!)).status).toBe("pending");

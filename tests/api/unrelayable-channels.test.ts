@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type ApiSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
+import { ChannelType } from "../../src/services/channels/channel-types.ts";
 
 let server: TestServer;
 let root: ApiSession;
@@ -17,11 +18,19 @@ afterAll(() => server.stop());
 const refusal = "该渠道类型暂不支持转发，无法创建或启用此类渠道";
 
 async function createChannel(name: string): Promise<number> {
-  const created = await root.post("/api/channel/", { name, type: 1, key: `sk-${name}`, models: "gpt-4o-mini", group: "default", tag: "mixed" });
+  const created = await root.post("/api/channel/", {
+    name,
+    type: ChannelType.OpenAI,
+    key: `sk-${name}`,
+    models: "gpt-4o-mini",
+    group: "default",
+    tag: "mixed",
+  });
   expect(created.body.success).toBe(true);
   return (created.body.data as { id: number }[])[0]!.id;
 }
-const statusOf = async (id: number) => Number((await server.store.query<{ status: number }>("select status from channels where id = ?", id))[0]!.status);
+const statusOf = async (id: number) =>
+  Number((await server.store.query<{ status: number }>("select status from channels where id = ?", id))[0]!.status);
 
 describe("channels of a kind without a relay", () => {
   test("are not enabled, alone or by their tag, and can still be edited and disabled", async () => {

@@ -1,4 +1,4 @@
-// User management (spec §6, §7 Users): every permission rule as an allowed and a refused case,
+// User management: every permission rule as an allowed and a refused case,
 // row actions returning the new status and role, exact quota edits with a manage log, deletion,
 // and no password hash or access token in any answer.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -23,12 +23,14 @@ beforeAll(async () => {
   peerAdmin = new ApiSession(server.url);
   await peerAdmin.login("peer", "password123");
   for (const name of ["carl", "dina", "emil", "fay", "gus"]) await newUserSession(server.url, name);
-  for (const row of await server.store.query<{ id: number; username: string }>("select id, username from users")) ids[row.username] = Number(row.id);
+  for (const row of await server.store.query<{ id: number; username: string }>("select id, username from users"))
+    ids[row.username] = Number(row.id);
 });
 afterAll(() => server.stop());
 
 const manage = (session: ApiSession, id: number, action: string) => session.post("/api/user/manage", { id, action });
-const row = async (username: string) => (await server.store.query<Record<string, any>>("select * from users where username = ?", username))[0]!;
+const row = async (username: string) =>
+  (await server.store.query<Record<string, any>>("select * from users where username = ?", username))[0]!;
 
 describe("reading users", () => {
   test("the list is paged, newest first, and never carries password hashes or access tokens", async () => {
@@ -46,7 +48,9 @@ describe("reading users", () => {
       expect(item).not.toHaveProperty("access_token");
       expect(item).not.toHaveProperty("session_version");
     }
-    const [rootRow] = await server.store.query<{ password: string; access_token: string }>("select password, access_token from users where id = 1");
+    const [rootRow] = await server.store.query<{ password: string; access_token: string }>(
+      "select password, access_token from users where id = 1",
+    );
     expect(text).not.toContain(rootRow!.password);
     expect(text).not.toContain(rootRow!.access_token);
     // Page numbers below 1 become 1 and sizes above 100 are capped.
@@ -58,7 +62,8 @@ describe("reading users", () => {
   test("search matches id, username, display name and email, filters by group, and escapes wildcards", async () => {
     await server.store.query("update users set email = 'carl@example.com', display_name = 'Carl the First' where username = 'carl'");
     await server.store.query("update users set \"group\" = 'vip' where username = 'dina'");
-    const search = async (query: string) => ((await admin.get(`/api/user/search?${query}`)).body.data.items as any[]).map((item) => item.username);
+    const search = async (query: string) =>
+      ((await admin.get(`/api/user/search?${query}`)).body.data.items as any[]).map((item) => item.username);
     expect(await search("keyword=carl@exam")).toEqual(["carl"]);
     expect(await search("keyword=the%20first")).toEqual(["carl"]);
     expect(await search(`keyword=${ids.emil}`)).toContain("emil");
@@ -98,7 +103,9 @@ describe("creating users", () => {
       success: false,
       message: "无法创建权限大于等于自己的用户",
     });
-    expect((await root.post("/api/user/", { username: "ivan", password: "password123", role: 100 })).body.message).toBe("无法创建权限大于等于自己的用户");
+    expect((await root.post("/api/user/", { username: "ivan", password: "password123", role: 100 })).body.message).toBe(
+      "无法创建权限大于等于自己的用户",
+    );
   });
 
   test("bad input gets the spec's messages", async () => {
@@ -113,7 +120,13 @@ describe("editing users", () => {
   test("an admin edits a common user's names, group and password; the password ends their sessions", async () => {
     const fay = new ApiSession(server.url);
     await fay.login("fay", "password123");
-    const result = await admin.put("/api/user/", { id: ids.fay, username: "faye", display_name: "Faye", group: "vip", password: "new-password1" });
+    const result = await admin.put("/api/user/", {
+      id: ids.fay,
+      username: "faye",
+      display_name: "Faye",
+      group: "vip",
+      password: "new-password1",
+    });
     expect(result.body.success).toBe(true);
     expect(result.body.message).toBe("用户信息更新成功！");
     expect(result.body.data.username).toBe("faye");
@@ -154,15 +167,25 @@ describe("editing users", () => {
     expect(added.body.data.quota).toBe(1500);
     const removed = await admin.put("/api/user/", { id: ids.emil, add_quota: "-1200" });
     expect(removed.body.data.quota).toBe(300);
-    expect((await admin.put("/api/user/", { id: ids.emil, add_quota: -301 })).body).toEqual({ success: false, message: "用户额度不能为负数" });
+    expect((await admin.put("/api/user/", { id: ids.emil, add_quota: -301 })).body).toEqual({
+      success: false,
+      message: "用户额度不能为负数",
+    });
     expect((await admin.put("/api/user/", { id: ids.emil, quota: -1 })).body.message).toBe("用户额度不能为负数");
     expect((await admin.put("/api/user/", { id: ids.emil, add_quota: 1.5 })).body.message).toBe("额度必须是整数");
     const set = await admin.put("/api/user/", { id: ids.emil, quota: "700" });
     expect(set.body.data.quota).toBe(700);
     // Unchanged quota writes no log.
     await admin.put("/api/user/", { id: ids.emil, display_name: "Emil", quota: 700 });
-    const logs = await server.store.query<{ type: number; quota: number; content: string }>("select type, quota, content from logs where user_id = ? order by id", ids.emil);
-    expect(logs.map((log) => [Number(log.type), Number(log.quota)])).toEqual([[3, 500], [3, -1200], [3, 400]]);
+    const logs = await server.store.query<{ type: number; quota: number; content: string }>(
+      "select type, quota, content from logs where user_id = ? order by id",
+      ids.emil,
+    );
+    expect(logs.map((log) => [Number(log.type), Number(log.quota)])).toEqual([
+      [3, 500],
+      [3, -1200],
+      [3, 400],
+    ]);
     expect(logs[0]!.content).toContain("管理员将用户额度从");
     expect(Number((await row("emil")).quota)).toBe(700);
   });
@@ -171,7 +194,15 @@ describe("editing users", () => {
     const gus = new ApiSession(server.url);
     await gus.login("gus", "password123");
     const before = await row("gus");
-    const result = await gus.put("/api/user/self", { display_name: "Gus", role: 100, quota: 999999, used_quota: 0, group: "vip", status: 1, aff_quota: 5 });
+    const result = await gus.put("/api/user/self", {
+      display_name: "Gus",
+      role: 100,
+      quota: 999999,
+      used_quota: 0,
+      group: "vip",
+      status: 1,
+      aff_quota: 5,
+    });
     expect(result.body.success).toBe(true);
     const after = await row("gus");
     expect(after.display_name).toBe("Gus");
@@ -185,7 +216,11 @@ describe("row actions", () => {
       success: false,
       message: "普通管理员用户无法提升其他用户为管理员",
     });
-    expect((await manage(root, ids.carl, "promote")).body).toEqual({ success: true, message: "操作成功完成！", data: { status: 1, role: 10 } });
+    expect((await manage(root, ids.carl, "promote")).body).toEqual({
+      success: true,
+      message: "操作成功完成！",
+      data: { status: 1, role: 10 },
+    });
     expect((await manage(root, ids.carl, "promote")).body.message).toBe("该用户已经是管理员");
     expect((await manage(root, ids.carl, "demote")).body.data).toEqual({ status: 1, role: 1 });
     expect((await manage(root, ids.carl, "demote")).body.message).toBe("该用户已经是普通用户");
@@ -216,13 +251,18 @@ describe("row actions", () => {
 
   test("nobody acts on users of their own role or higher; the super admin is never disabled, deleted or demoted", async () => {
     for (const action of ["disable", "delete", "demote", "enable"]) {
-      expect((await manage(admin, ids.peer, action)).body).toEqual({ success: false, message: "无权更新同权限等级或更高权限等级的用户信息" });
+      expect((await manage(admin, ids.peer, action)).body).toEqual({
+        success: false,
+        message: "无权更新同权限等级或更高权限等级的用户信息",
+      });
     }
     expect((await manage(admin, 1, "disable")).body.message).toBe("无法禁用超级管理员用户");
     expect((await manage(root, 1, "disable")).body.message).toBe("无法禁用超级管理员用户");
     expect((await manage(root, 1, "delete")).body.message).toBe("无法删除超级管理员用户");
     expect((await manage(root, 1, "demote")).body.message).toBe("无法降级超级管理员用户");
-    const [rootRow] = await server.store.query<{ role: number; status: number; deleted_at: number | null }>("select role, status, deleted_at from users where id = 1");
+    const [rootRow] = await server.store.query<{ role: number; status: number; deleted_at: number | null }>(
+      "select role, status, deleted_at from users where id = 1",
+    );
     expect([Number(rootRow!.role), Number(rootRow!.status), rootRow!.deleted_at]).toEqual([100, 1, null]);
     expect(Number((await row("peer")).status)).toBe(1);
   });
@@ -241,11 +281,16 @@ describe("row actions", () => {
     const listed = ((await admin.get("/api/user/search?keyword=gus")).body.data.items as any[])[0];
     expect(listed.DeletedAt).toBeGreaterThan(0);
     expect((await manage(admin, ids.gus, "enable")).body.message).toBe("用户不存在");
-    expect((await new ApiSession(server.url).post("/api/user/register", { username: "gus", password: "password123" })).body.message).toBe("用户名已存在，或已注销");
+    expect((await new ApiSession(server.url).post("/api/user/register", { username: "gus", password: "password123" })).body.message).toBe(
+      "用户名已存在，或已注销",
+    );
   });
 
   test("DELETE /api/user/{id} deletes lower users only", async () => {
-    expect((await admin.delete(`/api/user/${ids.peer}`)).body).toEqual({ success: false, message: "无权删除同权限等级或更高权限等级的用户" });
+    expect((await admin.delete(`/api/user/${ids.peer}`)).body).toEqual({
+      success: false,
+      message: "无权删除同权限等级或更高权限等级的用户",
+    });
     expect((await admin.delete(`/api/user/${(await row("hank")).id}`)).body.success).toBe(true);
     expect((await row("hank")).deleted_at).not.toBeNull();
   });
@@ -255,11 +300,17 @@ describe("deleting your own account", () => {
   test("needs the username typed right, ends the session, and is refused to the super admin", async () => {
     const emil = new ApiSession(server.url);
     await emil.login("emil", "password123");
-    expect((await emil.request("DELETE", "/api/user/self", { username: "wrong" })).body).toEqual({ success: false, message: "请输入你的账户名以确认删除！" });
+    expect((await emil.request("DELETE", "/api/user/self", { username: "wrong" })).body).toEqual({
+      success: false,
+      message: "请输入你的账户名以确认删除！",
+    });
     const deleted = await emil.request("DELETE", "/api/user/self", { username: "emil" });
     expect(deleted.body).toEqual({ success: true, message: "账户已删除！" });
     expect((await emil.get("/api/user/self")).status).toBe(401);
     expect((await row("emil")).deleted_at).not.toBeNull();
-    expect((await root.request("DELETE", "/api/user/self", { username: "root" })).body).toEqual({ success: false, message: "不能删除超级管理员账户" });
+    expect((await root.request("DELETE", "/api/user/self", { username: "root" })).body).toEqual({
+      success: false,
+      message: "不能删除超级管理员账户",
+    });
   });
 });

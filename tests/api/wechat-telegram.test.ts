@@ -14,7 +14,15 @@ beforeAll(async () => {
   providers = startIdentityProviders();
   server = await startTestServer({ env: providers.env });
   root = await rootSession(server.url);
-  expect((await root.put("/api/option/", [...providers.options, { key: "TelegramBotToken", value: botToken }, { key: "TelegramBotName", value: "yard_bot" }])).body.success).toBe(true);
+  expect(
+    (
+      await root.put("/api/option/", [
+        ...providers.options,
+        { key: "TelegramBotToken", value: botToken },
+        { key: "TelegramBotName", value: "yard_bot" },
+      ])
+    ).body.success,
+  ).toBe(true);
 });
 afterAll(async () => {
   await server.stop();
@@ -22,14 +30,24 @@ afterAll(async () => {
 });
 
 const setOptions = async (...entries: [string, string][]) => {
-  expect((await root.put("/api/option/", entries.map(([key, value]) => ({ key, value })))).body.success).toBe(true);
+  expect(
+    (
+      await root.put(
+        "/api/option/",
+        entries.map(([key, value]) => ({ key, value })),
+      )
+    ).body.success,
+  ).toBe(true);
 };
 const now = () => Math.floor(Date.now() / 1000);
 
 /** Widget data as Telegram signs it: HMAC-SHA256 keyed by SHA-256(bot token) over sorted fields. */
 function telegramQuery(fields: Record<string, string | number>, token = botToken): URLSearchParams {
   const entries = Object.entries(fields).map(([key, value]) => [key, String(value)] as [string, string]);
-  const checkString = entries.map(([key, value]) => `${key}=${value}`).sort().join("\n");
+  const checkString = entries
+    .map(([key, value]) => `${key}=${value}`)
+    .sort()
+    .join("\n");
   const hash = createHmac("sha256", createHash("sha256").update(token).digest()).update(checkString).digest("hex");
   return new URLSearchParams([...entries, ["hash", hash]]);
 }
@@ -50,16 +68,27 @@ describe("WeChat", () => {
     session.userId = result.body.data.id;
     expect((await session.get("/api/user/self")).body.data.wechat_id).toBe("openid-1");
     // The WeChat server would accept the code again; the gateway does not.
-    expect((await new ApiSession(server.url).get(`/api/oauth/wechat?code=${code}`)).body).toEqual({ success: false, message: "验证码错误或已过期" });
+    expect((await new ApiSession(server.url).get(`/api/oauth/wechat?code=${code}`)).body).toEqual({
+      success: false,
+      message: "验证码错误或已过期",
+    });
     expect((await new ApiSession(server.url).get("/api/oauth/wechat?code=000000")).body.message).toBe("验证码错误或已过期");
     // The request to the WeChat server carried the server token.
-    expect(providers.calls.some((call) => call.path === "/wechat/api/wechat/user" && call.authorization === "wechat-server-token")).toBe(true);
+    expect(providers.calls.some((call) => call.path === "/wechat/api/wechat/user" && call.authorization === "wechat-server-token")).toBe(
+      true,
+    );
   });
 
   test("binding works once; an account bound elsewhere is refused", async () => {
     const user = await newUserSession(server.url, "wxbinder");
-    expect((await user.get(`/api/oauth/wechat/bind?code=${providers.wechatCode("openid-1")}`)).body).toEqual({ success: false, message: "该微信账号已被绑定" });
-    expect((await user.get(`/api/oauth/wechat/bind?code=${providers.wechatCode("openid-2")}`)).body).toEqual({ success: true, message: "微信账户绑定成功！" });
+    expect((await user.get(`/api/oauth/wechat/bind?code=${providers.wechatCode("openid-1")}`)).body).toEqual({
+      success: false,
+      message: "该微信账号已被绑定",
+    });
+    expect((await user.get(`/api/oauth/wechat/bind?code=${providers.wechatCode("openid-2")}`)).body).toEqual({
+      success: true,
+      message: "微信账户绑定成功！",
+    });
     expect((await user.get("/api/user/self")).body.data.wechat_id).toBe("openid-2");
     expect((await new ApiSession(server.url).get(`/api/oauth/wechat/bind?code=${providers.wechatCode("openid-3")}`)).status).toBe(401);
   });
@@ -84,7 +113,10 @@ describe("Telegram", () => {
     expect(result.body.success).toBe(true);
     expect(result.body.data.username).toMatch(/^telegram_\d+$/);
     expect(result.body.data.display_name).toBe("Tele Gram");
-    expect((await new ApiSession(server.url).get(`/api/oauth/telegram/login?${query}`)).body).toEqual({ success: false, message: "无效的请求" });
+    expect((await new ApiSession(server.url).get(`/api/oauth/telegram/login?${query}`)).body).toEqual({
+      success: false,
+      message: "无效的请求",
+    });
     // A fresh login of the same person reaches the same account.
     const again = await new ApiSession(server.url).get(`/api/oauth/telegram/login?${telegramQuery(person())}`);
     expect(again.body.data.id).toBe(result.body.data.id);
@@ -105,7 +137,8 @@ describe("Telegram", () => {
   });
 
   test("stale and future auth_date are refused", async () => {
-    const login = (authDate: number) => new ApiSession(server.url).get(`/api/oauth/telegram/login?${telegramQuery({ ...person(), id: 5550010, auth_date: authDate })}`);
+    const login = (authDate: number) =>
+      new ApiSession(server.url).get(`/api/oauth/telegram/login?${telegramQuery({ ...person(), id: 5550010, auth_date: authDate })}`);
     expect((await login(now() - 2 * 86_400)).body).toEqual({ success: false, message: "Telegram 登录信息已过期，请重新登录" });
     expect((await login(now() + 600)).body.message).toBe("Telegram 登录信息已过期，请重新登录");
     expect((await login(now() - 60)).body.success).toBe(true);

@@ -25,7 +25,13 @@ beforeAll(async () => {
   executable = join(folder, "switchyard");
   copyFileSync(built, executable);
   Bun.spawnSync({ cmd: ["chmod", "+x", executable] });
-  child = Bun.spawn({ cmd: [executable], cwd: folder, env: { PATH: "/usr/bin:/bin", PORT: "0", HOST: "127.0.0.1" }, stdout: "pipe", stderr: "pipe" });
+  child = Bun.spawn({
+    cmd: [executable],
+    cwd: folder,
+    env: { PATH: "/usr/bin:/bin", PORT: "0", HOST: "127.0.0.1" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const decoder = new TextDecoder();
   void (async () => {
     for await (const chunk of child!.stdout) output += decoder.decode(chunk);
@@ -47,8 +53,10 @@ afterAll(() => {
 });
 
 describe("dist/switchyard from an empty folder", () => {
-  test("creates its SQLite file under ./data", () => {
+  test("creates its SQLite file under ./data, locked beside it, and prints the setup code", () => {
     expect(existsSync(join(folder, "data", "switchyard.db"))).toBe(true);
+    expect(existsSync(join(folder, "data", "switchyard.db.lock"))).toBe(true);
+    expect(output).toMatch(/WARN setup code [0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}: /);
     expect(existsSync(join(folder, "node_modules"))).toBe(false);
   });
 
@@ -79,7 +87,11 @@ describe("dist/switchyard from an empty folder", () => {
     // A first sign-in with the default password meets the gate: pages ask for a new one first.
     const gated = await fetch(`${baseUrl}/token`, { headers: { cookie: root.cookie }, redirect: "manual" });
     expect(await gated.text()).toContain("设置新密码");
-    const changed = await root.put("/api/user/self", { password: "root-first-run-1", password2: "root-first-run-1", original_password: "123456" });
+    const changed = await root.put("/api/user/self", {
+      password: "root-first-run-1",
+      password2: "root-first-run-1",
+      original_password: "123456",
+    });
     expect(changed.body.success).toBe(true);
     // Every one of these goes through the role macro that read the session cookie.
     const self = await root.get("/api/user/self");
@@ -99,21 +111,36 @@ describe("dist/switchyard from an empty folder", () => {
 
   test("prints its version and help", () => {
     const version = Bun.spawnSync({ cmd: [executable, "--version"] });
-    expect(version.stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // npm run build compiles for this machine, stamped like a release (src/build/build-stamp.ts).
+    expect(version.stdout.toString().trim()).toMatch(
+      /^switchyard \d+\.\d+\.\d+, commit \S+, target linux-x64, built \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
+    );
     const help = Bun.spawnSync({ cmd: [executable, "--help"] });
     expect(help.stdout.toString()).toContain("SQL_DSN");
   });
 
   test("backs up its store while serving, and imports a new-api database", async () => {
     const env = { PATH: "/usr/bin:/bin" };
-    const backup = Bun.spawnSync({ cmd: [executable, "backup", join(folder, "copy.db")], cwd: folder, env, stdout: "pipe", stderr: "pipe" });
+    const backup = Bun.spawnSync({
+      cmd: [executable, "backup", join(folder, "copy.db")],
+      cwd: folder,
+      env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(backup.stderr.toString()).toBe("");
     expect(backup.stdout.toString()).toContain("integrity ok");
     const source = await createLegacyDatabase("sqlite", newApiV04);
     try {
       const seeded = await seedNewApi(source, "http://127.0.0.1:9", "v04");
       const target = { ...env, SQLITE_PATH: join(folder, "imported", "store.db") };
-      const imported = Bun.spawnSync({ cmd: [executable, "import", source.source, "--with-logs"], cwd: folder, env: target, stdout: "pipe", stderr: "pipe" });
+      const imported = Bun.spawnSync({
+        cmd: [executable, "import", source.source, "--with-logs"],
+        cwd: folder,
+        env: target,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       expect(imported.exitCode).toBe(0);
       expect(imported.stdout.toString()).toContain("Import finished");
       const { Database } = await import("bun:sqlite");

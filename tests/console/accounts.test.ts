@@ -92,7 +92,7 @@ describe("email verification and password reset", () => {
       await page.waitForURL("**/token");
     });
     await context.close();
-  }, 30_000);
+  }, 120_000);
 });
 
 describe("user management", () => {
@@ -136,7 +136,7 @@ describe("user management", () => {
       expect(await page.locator("#users-table tbody tr").count()).toBe(1);
     });
     await context.close();
-  }, 30_000);
+  }, 120_000);
 
   test("an admin edits a user's quota by an added amount and cannot promote", async () => {
     const context = await newContext(browser, { baseURL: server.url });
@@ -162,7 +162,7 @@ describe("user management", () => {
       expect(Number(mira!.quota)).toBe(2500);
     });
     await context.close();
-  }, 30_000);
+  }, 120_000);
 });
 
 describe("notification settings", () => {
@@ -193,13 +193,19 @@ describe("notification settings", () => {
       expect(await page.locator('input[name="quota_warning_threshold"]').inputValue()).toBe("1000000");
     });
     await context.close();
-  }, 30_000);
+  }, 120_000);
 });
 
 describe("available models", () => {
   test("the personal tab shows the first 10 models and expands the rest", async () => {
     const models = Array.from({ length: 12 }, (_, index) => `model-${String(index + 1).padStart(2, "0")}`);
-    const created = await root.post("/api/channel/", { name: "catalog", type: 1, key: "k-catalog", models: models.join(","), group: "default" });
+    const created = await root.post("/api/channel/", {
+      name: "catalog",
+      type: 1,
+      key: "k-catalog",
+      models: models.join(","),
+      group: "default",
+    });
     expect(created.body.success).toBe(true);
     const context = await newContext(browser, { baseURL: server.url });
     const page = await context.newPage();
@@ -215,7 +221,7 @@ describe("available models", () => {
       await card.getByText("model-12", { exact: true }).waitFor();
     });
     await context.close();
-  }, 30_000);
+  }, 120_000);
 });
 
 describe("binding an email address", () => {
@@ -242,7 +248,7 @@ describe("binding an email address", () => {
       expect(quinn!.email).toBe("quinn@example.com");
     });
     await context.close();
-  }, 30_000);
+  }, 120_000);
 });
 
 describe("invite links", () => {
@@ -266,12 +272,14 @@ describe("invite links", () => {
       await page.getByRole("button", { name: "注册", exact: true }).click();
       await page.waitForURL("**/login");
     });
-    const [rosa] = await server.store.query<{ id: number; aff_count: number; aff_quota: number }>("select id, aff_count, aff_quota from users where username = 'rosa'");
+    const [rosa] = await server.store.query<{ id: number; aff_count: number; aff_quota: number }>(
+      "select id, aff_count, aff_quota from users where username = 'rosa'",
+    );
     const [sami] = await server.store.query<{ inviter_id: number }>("select inviter_id from users where username = 'sami'");
     expect([Number(rosa!.aff_count), Number(rosa!.aff_quota)]).toEqual([1, 7000]);
     expect(Number(sami!.inviter_id)).toBe(Number(rosa!.id));
     await context.close();
-  }, 30_000);
+  }, 120_000);
 });
 
 describe("personal settings", () => {
@@ -296,7 +304,8 @@ describe("personal settings", () => {
       await page.getByLabel("划转额度").fill("600000");
       await page.getByRole("button", { name: "划转到余额" }).click();
       await page.waitForLoadState("load");
-      const read = async () => (await server.store.query<{ quota: number; aff_quota: number }>("select quota, aff_quota from users where username = 'tara'"))[0]!;
+      const read = async () =>
+        (await server.store.query<{ quota: number; aff_quota: number }>("select quota, aff_quota from users where username = 'tara'"))[0]!;
       for (let tries = 0; tries < 50 && Number((await read()).quota) === 0; tries++) await Bun.sleep(100);
       const row = await read();
       expect([Number(row.quota), Number(row.aff_quota)]).toEqual([600000, 0]);
@@ -334,7 +343,7 @@ describe("personal settings", () => {
       expect(tara!.deleted_at).not.toBeNull();
     });
     await context.close();
-  }, 40_000);
+  }, 120_000);
 
   test("an account without a password sets its first one; signing out everywhere ends every session (issue 15 §3-4)", async () => {
     await newUserSession(server.url, "nopass", "password123");
@@ -370,5 +379,5 @@ describe("personal settings", () => {
       await page.waitForURL("**/login**");
     });
     await context.close();
-  }, 40_000);
+  }, 120_000);
 });

@@ -11,7 +11,7 @@ import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } fro
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 // Browser steps take a few seconds each; bun's default of 5 s per test is too tight for them.
-setDefaultTimeout(30_000);
+setDefaultTimeout(120_000);
 
 let server: TestServer;
 let browser: Browser;
@@ -33,7 +33,14 @@ beforeAll(async () => {
   await loginThroughForm(page, "root", rootPassword);
   await page.waitForURL("**/token");
   // A channel serving gpt-4o-mini to the default and vip groups, so /pricing lists it.
-  const channel = await root.post("/api/channel/", { name: "priced", type: 1, key: "sk-priced", base_url: "http://127.0.0.1:9", models: "gpt-4o-mini", group: "default,vip" });
+  const channel = await root.post("/api/channel/", {
+    name: "priced",
+    type: 1,
+    key: "sk-priced",
+    base_url: "http://127.0.0.1:9",
+    models: "gpt-4o-mini",
+    group: "default,vip",
+  });
   expect(channel.body.success).toBe(true);
 });
 afterAll(async () => {
@@ -91,11 +98,37 @@ describe("settings tabs", () => {
     });
   });
 
+  test("a new install has no chat links; one click turns the default ones on", async () => {
+    await step(page, "chat-links", async () => {
+      await page.goto("/setting?tab=operation");
+      const general = section("operation-general");
+      const chats = general.getByLabel("聊天配置");
+      expect(JSON.parse(await chats.inputValue())).toEqual([]);
+      await saved(() => general.getByRole("button", { name: "启用默认聊天链接" }).click());
+      await toast("保存成功");
+      const shown = JSON.parse(await chats.inputValue()) as Record<string, string>[];
+      expect(shown.map((entry) => Object.keys(entry)[0])).toEqual([
+        "ChatGPT Next Web 官方示例",
+        "Lobe Chat 官方示例",
+        "AMA 问天",
+        "OpenCat",
+      ]);
+      expect(JSON.parse(await option("Chats"))).toEqual(shown);
+      // The field's baseline is the saved value: the section has nothing new to send.
+      await general.getByRole("button", { name: "保存" }).click();
+      await toast("你似乎并没有修改什么");
+      await page.goto("/token");
+      await page.locator('#sidebar a[href="/chat/3"]').waitFor({ state: "attached" });
+    });
+  });
+
   test("a save that gets no answer says 保存失败，请重试 and keeps the change to send again", async () => {
     await step(page, "save-failed", async () => {
       await page.goto("/setting?tab=operation");
       const general = section("operation-general");
-      await page.route("**/api/option/", (route) => (route.request().method() === "PUT" ? route.abort("connectionreset") : route.continue()));
+      await page.route("**/api/option/", (route) =>
+        route.request().method() === "PUT" ? route.abort("connectionreset") : route.continue(),
+      );
       try {
         await general.getByLabel("失败重试次数").fill("5");
         await general.getByRole("button", { name: "保存" }).click();
@@ -144,13 +177,18 @@ describe("settings tabs", () => {
     await step(page, "logs", async () => {
       const old = Math.floor(new Date("2020-01-10T12:00:00").getTime() / 1000);
       for (const at of [old, old + 60, Math.floor(Date.now() / 1000)]) {
-        await server.store.query("insert into logs (user_id, username, created_at, type, content) values (1, 'root', ?, 4, 'old entry')", at);
+        await server.store.query(
+          "insert into logs (user_id, username, created_at, type, content) values (1, 'root', ?, 4, 'old entry')",
+          at,
+        );
       }
       const logs = section("operation-logs");
+      // The console's date format, not the browser's (a native date field would show 01/31/2021).
+      expect(await logs.getByLabel("日志记录时间").inputValue()).toMatch(/^\d{4}-\d{2}-\d{2} 00:00:00$/);
       await logs.getByLabel("日志记录时间").fill("");
       await logs.getByRole("button", { name: "清除历史日志" }).click();
       await toast("请选择日志记录时间");
-      await logs.getByLabel("日志记录时间").fill("2021-01-01");
+      await logs.getByLabel("日志记录时间").fill("2021-01-01 00:00:00");
       await logs.getByRole("button", { name: "清除历史日志" }).click();
       await answerConfirmation(page);
       await toast("2 条日志已清理！");
@@ -178,7 +216,12 @@ describe("settings tabs", () => {
       await page.goto("/pricing?group=vip");
       await page.getByText("输入 $0.375 / 1M tokens").first().waitFor();
       await page.goto("/setting?tab=model");
-      await saved(() => section("model-ratios").getByLabel("分组倍率").fill('{"default": 1, "vip": 4, "svip": 1}').then(() => section("model-ratios").getByRole("button", { name: "保存模型倍率设置" }).click()));
+      await saved(() =>
+        section("model-ratios")
+          .getByLabel("分组倍率")
+          .fill('{"default": 1, "vip": 4, "svip": 1}')
+          .then(() => section("model-ratios").getByRole("button", { name: "保存模型倍率设置" }).click()),
+      );
       await page.goto("/pricing?group=vip");
       await page.getByText("输入 $0.6 / 1M tokens").first().waitFor();
       expect(await page.getByRole("combobox", { name: "分组" }).locator("option:checked").textContent()).toBe("vip（倍率 4）");

@@ -7,7 +7,7 @@ import { type ApiSession, rootSession, rootPassword } from "../helpers/api-sessi
 import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
-setDefaultTimeout(60_000);
+setDefaultTimeout(120_000);
 
 let server: TestServer;
 let browser: Browser;
@@ -62,12 +62,24 @@ describe("the first day", () => {
 
   test("test all keeps every failure on its row", async () => {
     // Nothing listens on port 9 of the loopback: every call to this channel fails.
-    const created = await root.post("/api/channel/", { name: "dead-end", type: 1, key: "sk-dead", base_url: "http://127.0.0.1:9", models: "gpt-4o-mini", groups: ["default"] });
+    const created = await root.post("/api/channel/", {
+      name: "dead-end",
+      type: 1,
+      key: "sk-dead",
+      base_url: "http://127.0.0.1:9",
+      models: "gpt-4o-mini",
+      groups: ["default"],
+    });
     expect(created.body.success).toBe(true);
     const [channel] = await server.store.query<{ id: number }>("select id from channels where name = 'dead-end'");
     expect((await root.get("/api/channel/test")).body.success).toBe(true);
     const failure = async () =>
-      (await server.store.query<{ other_info: string; test_time: number }>("select other_info, test_time from channels where id = ?", channel!.id))[0]!;
+      (
+        await server.store.query<{ other_info: string; test_time: number }>(
+          "select other_info, test_time from channels where id = ?",
+          channel!.id,
+        )
+      )[0]!;
     for (let tries = 0; tries < 200 && !(await failure()).other_info.includes("test_failure"); tries++) await Bun.sleep(100);
     const stored = await failure();
     expect(Number(stored.test_time)).toBeGreaterThan(0);

@@ -32,7 +32,11 @@ const steps = ["channel", "test", "token", "request", "prices"] as const;
 const titles = { zh: "快速上手", en: "Getting started" };
 
 async function browse(combo: Combo, username: string, password: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: viewports[combo.screen], baseURL: server.url, locale: combo.language === "en" ? "en-US" : "zh-CN" });
+  const context = await browser.newContext({
+    viewport: viewports[combo.screen],
+    baseURL: server.url,
+    locale: combo.language === "en" ? "en-US" : "zh-CN",
+  });
   if (combo.language === "en") await context.addCookies([{ name: "lang", value: "en", url: server.url }]);
   const page = await context.newPage();
   await loginThroughForm(page, username, password);
@@ -55,7 +59,8 @@ async function shownEverywhere(combo: Combo, expected: string[], shot: string): 
       await page.goto(path);
       await page.getByRole("heading", { name: titles[combo.language] }).waitFor();
       expect(await ticked(page)).toEqual(expected);
-      if (expected.length === steps.length) await page.getByText(combo.language === "zh" ? "全部完成，站点已经可以使用了。" : "All done: the site is ready to use.").waitFor();
+      if (expected.length === steps.length)
+        await page.getByText(combo.language === "zh" ? "全部完成，站点已经可以使用了。" : "All done: the site is ready to use.").waitFor();
       // The card itself fits the screen (the rest of these pages is another suite's business).
       const card = page.locator("[data-getting-started]");
       const box = (await card.boundingBox())!;
@@ -75,6 +80,10 @@ describe("getting started", () => {
   test("a new site: nothing ticked, the next step is adding a channel", async () => {
     for (const combo of allCombos) await shownEverywhere(combo, [], "new");
     const page = await browse(allCombos[0]!, "root", rootPassword);
+    // One next step: /token does not also ask for a first token while no channel could answer it.
+    await page.goto("/token");
+    await page.locator("[data-getting-started]").waitFor();
+    expect(await page.locator("#first-token").getByRole("heading", { name: "还没有令牌" }).count()).toBe(0);
     await page.goto("/");
     const next = page.locator('[data-step="channel"]').getByRole("link");
     expect(await next.getAttribute("href")).toBe("/channel/add");
@@ -90,10 +99,17 @@ describe("getting started", () => {
       expect(await page.locator("[data-getting-started]").count()).toBe(0);
     }
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 
   test("ticked from the store as the operator goes on; the unpriced models are named", async () => {
-    const created = await root.post("/api/channel/", { name: "main", type: 1, key: "sk-steps", base_url: upstream.url, models: "gpt-4o-mini,house-model", group: "default" });
+    const created = await root.post("/api/channel/", {
+      name: "main",
+      type: 1,
+      key: "sk-steps",
+      base_url: upstream.url,
+      models: "gpt-4o-mini,house-model",
+      group: "default",
+    });
     const channelId = created.body.data[0].id as number;
     for (const combo of allCombos.slice(0, 2)) await shownEverywhere(combo, ["channel"], "channel");
     const page = await browse(allCombos[0]!, "root", rootPassword);
@@ -110,6 +126,9 @@ describe("getting started", () => {
     await page.reload();
     expect(await ticked(page)).toEqual(["channel", "test"]);
 
+    // Once a channel works, the token is the next step and /token offers to create it.
+    await page.goto("/token");
+    await page.locator("#first-token").getByRole("heading", { name: "还没有令牌" }).waitFor();
     const token = await root.post("/api/token/", { name: "app", remain_quota: 0, unlimited_quota: true, expired_time: -1 });
     const key = token.body.data[0].key as string;
     await page.reload();
@@ -142,5 +161,45 @@ describe("getting started", () => {
     await page.goto("/token");
     expect(await card.count()).toBe(0);
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
+});
+
+describe("getting started on a site used before any channel test", () => {
+  test('a client\'s successful call ticks "test a channel" as a passing test does', async () => {
+    const other = await startTestServer();
+    try {
+      const admin = await rootSession(other.url);
+      await admin.post("/api/channel/", {
+        name: "used",
+        type: 1,
+        key: "sk-used",
+        base_url: upstream.url,
+        models: "gpt-4o-mini",
+        group: "default",
+      });
+      const token = await admin.post("/api/token/", { name: "app", remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+      const doneSteps = async () => {
+        const html = await (await fetch(`${other.url}/token`, { headers: { cookie: admin.cookie } })).text();
+        return steps.filter((name) => html.includes(`data-step="${name}" data-done="true"`));
+      };
+      expect(await doneSteps()).toEqual(["channel", "token", "prices"]);
+      // A refused call (an unknown model) proves nothing about the channel.
+      const refused = await fetch(`${other.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer sk-${token.body.data[0].key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "no-such-model", messages: [{ role: "user", content: "hi" }] }),
+      });
+      expect(refused.status).not.toBe(200);
+      expect(await doneSteps()).toEqual(["channel", "token", "prices"]);
+      const call = await fetch(`${other.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer sk-${token.body.data[0].key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }),
+      });
+      expect(call.status).toBe(200);
+      expect(await doneSteps()).toEqual(["channel", "test", "token", "request", "prices"]);
+    } finally {
+      await other.stop();
+    }
+  });
 });

@@ -19,7 +19,14 @@ beforeAll(async () => {
   upstream = await startUpstream();
   server = await startTestServer();
   root = await rootSession(server.url);
-  await root.post("/api/channel/", { name: "upstream", type: 1, key: "sk-console", base_url: upstream.url, models: "gpt-4o-mini", group: "default" });
+  await root.post("/api/channel/", {
+    name: "upstream",
+    type: 1,
+    key: "sk-console",
+    base_url: upstream.url,
+    models: "gpt-4o-mini",
+    group: "default",
+  });
   const created = await root.post("/api/token/", { name: "claude-code", remain_quota: 0, unlimited_quota: true, expired_time: -1 });
   key = `sk-${created.body.data[0].key}`;
   browser = await launchBrowser();
@@ -66,4 +73,4 @@ test("the expanded log row names the inbound format and whether it was converted
     });
     await context.close();
   }
-}, 60_000);
+}, 120_000);

@@ -17,8 +17,23 @@ beforeAll(async () => {
   upstream = await startUpstream();
   server = await startTestServer();
   root = await rootSession(server.url);
-  await root.post("/api/channel/", { name: "main", type: 1, key: "sk-tour", base_url: upstream.url, models: "gpt-4o-mini,gpt-4o,dall-e-3", group: "default,vip", tag: "tour" });
-  await root.post("/api/channel/", { name: "broken", type: 1, key: "sk-tour-broken", base_url: upstream.url, models: "broken-model", group: "default" });
+  await root.post("/api/channel/", {
+    name: "main",
+    type: 1,
+    key: "sk-tour",
+    base_url: upstream.url,
+    models: "gpt-4o-mini,gpt-4o,dall-e-3",
+    group: "default,vip",
+    tag: "tour",
+  });
+  await root.post("/api/channel/", {
+    name: "broken",
+    type: 1,
+    key: "sk-tour-broken",
+    base_url: upstream.url,
+    models: "broken-model",
+    group: "default",
+  });
   await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "gpt-4o-mini": 0.075, "gpt-4o": 1.25, "broken-model": 1 }) });
   await root.post("/api/token/", { name: "tour-token" });
   await fetch(`${server.url}/v1/chat/completions`, {
@@ -82,9 +97,11 @@ describe("pages", () => {
       await page.locator('.chat-start[data-state="complete"]', { hasText: "Back again" }).waitFor();
       expect(await page.locator(".chat").count()).toBe(2);
     });
-    const [logged] = await server.store.query<{ token_name: string; user_id: number }>("select token_name, user_id from logs where username = 'chatuser' and model_name = 'gpt-4o-mini'");
+    const [logged] = await server.store.query<{ token_name: string; user_id: number }>(
+      "select token_name, user_id from logs where username = 'chatuser' and model_name = 'gpt-4o-mini'",
+    );
     expect(logged!.token_name).toBe("playground-default");
-  }, 60_000);
+  }, 120_000);
 
   test("a visitor reads /pricing with the default-group notice", async () => {
     const context = await newContext(browser, { baseURL: server.url });
@@ -100,7 +117,7 @@ describe("pages", () => {
       await saveScreenshot(page, "manage-pricing-visitor-zh");
     });
     await context.close();
-  }, 60_000);
+  }, 120_000);
 
   test("an admin opens a user's info from /log", async () => {
     const page = await signedIn("root", rootPassword);
@@ -111,7 +128,7 @@ describe("pages", () => {
       await dialog.getByText("Root User").waitFor();
       expect(await dialog.textContent()).toContain("请求次数");
     });
-  }, 60_000);
+  }, 120_000);
 
   for (const language of ["zh", "en"] as const) {
     test(`every page of the area in ${language}, light and dark, and at 600 px`, async () => {

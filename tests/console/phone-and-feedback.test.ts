@@ -31,7 +31,11 @@ afterAll(async () => {
 });
 
 async function rootPage(screen: Screen, language: Language = "zh"): Promise<Page> {
-  const context = await browser.newContext({ viewport: viewports[screen], baseURL: server.url, locale: language === "en" ? "en-US" : "zh-CN" });
+  const context = await browser.newContext({
+    viewport: viewports[screen],
+    baseURL: server.url,
+    locale: language === "en" ? "en-US" : "zh-CN",
+  });
   await context.addCookies([{ name: "lang", value: language, url: server.url }]);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   const page = await context.newPage();
@@ -51,7 +55,9 @@ async function outsideScreen(page: Page, selector: string): Promise<string[]> {
       const box = element.getBoundingClientRect();
       // Closed menus stay in the layout, hidden: only what can be seen counts.
       const visible = box.width > 0 && box.height > 0 && element.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-      return visible && (box.left < -1 || box.right > window.innerWidth + 1) ? [`${element.tagName} ${element.textContent?.trim().slice(0, 30)}`] : [];
+      return visible && (box.left < -1 || box.right > window.innerWidth + 1)
+        ? [`${element.tagName} ${element.textContent?.trim().slice(0, 30)}`]
+        : [];
     }),
   );
 }
@@ -70,14 +76,21 @@ describe("phones", () => {
           await row.waitFor();
           expect(await page.locator(`${table} thead`).first().isVisible()).toBe(false);
           // The table's own scroller has nothing to scroll: the card fits.
-          expect(await page.locator(`${table} .overflow-x-auto`).first().evaluate((box) => box.scrollWidth <= box.clientWidth + 1)).toBe(true);
+          expect(
+            await page
+              .locator(`${table} .overflow-x-auto`)
+              .first()
+              .evaluate((box) => box.scrollWidth <= box.clientWidth + 1),
+          ).toBe(true);
           expect(await outsideScreen(page, `${table} tbody tr:first-child *`)).toEqual([]);
           const rowBox = (await row.boundingBox())!;
           expect(rowBox.x).toBeGreaterThanOrEqual(0);
           expect(rowBox.x + rowBox.width).toBeLessThanOrEqual(390);
           // Status (a badge) and the row's actions are visible in the card.
           expect(await row.locator(".badge").first().isVisible()).toBe(true);
-          if (path !== "/log") expect(await row.locator("td").last().locator("button:visible, a.btn:visible").count()).toBeGreaterThan(0);
+          // The log and the audit trail are read only: their rows have no actions.
+          if (path !== "/log" && path !== "/audit")
+            expect(await row.locator("td").last().locator("button:visible, a.btn:visible").count()).toBeGreaterThan(0);
         });
       }
       await step(page, `amount-${language}`, async () => {
@@ -109,7 +122,7 @@ describe("phones", () => {
     expect(await page.locator("main h1").evaluate((title) => title.scrollWidth <= title.clientWidth + 1)).toBe(true);
     expect(await outsideScreen(page, "header *, main *")).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 120_000);
 
   test("the log filters fold into one button on a phone and are open on a desktop", async () => {
     const phone = await rootPage("phone", "en");
@@ -130,7 +143,7 @@ describe("phones", () => {
     expect(await desktop.locator("#log-filters").isVisible()).toBe(true);
     expect(await desktop.getByRole("button", { name: "筛选" }).isVisible()).toBe(false);
     await desktop.context().close();
-  }, 60_000);
+  }, 120_000);
 
   test("drawers and dialogs fit a phone's screen", async () => {
     const page = await rootPage("phone");
@@ -138,7 +151,12 @@ describe("phones", () => {
       // Measured once the drawer has finished sliding in.
       await page.waitForFunction(() => document.querySelector("dialog[open] .modal-box")?.getAnimations({ subtree: true }).length === 0);
       const box = (await page.locator("dialog[open] .modal-box").first().boundingBox())!;
-      expect({ name, left: box.x >= 0, right: box.x + box.width <= 390, bottom: box.y + box.height <= 844 }).toEqual({ name, left: true, right: true, bottom: true });
+      expect({ name, left: box.x >= 0, right: box.x + box.width <= 390, bottom: box.y + box.height <= 844 }).toEqual({
+        name,
+        left: true,
+        right: true,
+        bottom: true,
+      });
       expect(await outsideScreen(page, "dialog[open] .modal-box *")).toEqual([]);
     };
     await step(page, "channel-drawer", async () => {
@@ -165,7 +183,7 @@ describe("phones", () => {
       await answerConfirmation(page, false);
     });
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("feedback", () => {
@@ -195,10 +213,17 @@ describe("feedback", () => {
       expect(await server.store.query("select id from tokens where name = 'confirm-me' and deleted_at is null")).toEqual([]);
     });
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 
   test("test all channels shows its progress as each result arrives", async () => {
-    await root.post("/api/channel/", { name: "unreachable", type: 1, key: "sk-nowhere", base_url: "http://127.0.0.1:9", models: "gpt-4o-mini", group: "default" });
+    await root.post("/api/channel/", {
+      name: "unreachable",
+      type: 1,
+      key: "sk-nowhere",
+      base_url: "http://127.0.0.1:9",
+      models: "gpt-4o-mini",
+      group: "default",
+    });
     const channels = await server.store.query<{ id: number }>("select id from channels");
     // Each answer takes a moment, so the page is seen part-way through.
     upstream.behave("sk-phone", { delayMs: 700 });
@@ -211,14 +236,17 @@ describe("feedback", () => {
       const progress = page.locator("#test-all-progress");
       await progress.getByText(new RegExp(`正在测试渠道：[12]/${channels.length}`)).waitFor();
       await progress.getByText(`测试完成：${channels.length - 1} 个成功，1 个失败`).waitFor();
-      expect(await progress.locator("progress").evaluate((bar: HTMLProgressElement) => [bar.value, bar.max])).toEqual([channels.length, channels.length]);
+      expect(await progress.locator("progress").evaluate((bar: HTMLProgressElement) => [bar.value, bar.max])).toEqual([
+        channels.length,
+        channels.length,
+      ]);
       const tested = await server.store.query<{ test_time: number }>("select test_time from channels");
       expect(tested.every((channel) => Number(channel.test_time) > 0)).toBe(true);
     });
     upstream.behave("sk-phone", {});
     upstream.behave("sk-phone-2", {});
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 
   for (const screen of ["desktop", "phone"] as const) {
     test(`toasts do not cover the header's theme, language and account buttons (${screen})`, async () => {
@@ -235,19 +263,31 @@ describe("feedback", () => {
         }
       });
       await page.context().close();
-    }, 60_000);
+    }, 120_000);
   }
 
   test("every list's row actions share one style", async () => {
     const page = await rootPage("desktop");
-    for (const { path, table } of tablePages.filter((entry) => entry.path !== "/log")) {
+    // The log and the audit trail are read only: their rows have no actions.
+    for (const { path, table } of tablePages.filter((entry) => entry.path !== "/log" && entry.path !== "/audit")) {
       await page.goto(path);
-      const classes = await page.locator(`${table} tbody tr`).first().locator("td").last().locator(".btn").evaluateAll((buttons) => buttons.map((button) => button.className));
+      const classes = await page
+        .locator(`${table} tbody tr`)
+        .first()
+        .locator("td")
+        .last()
+        .locator(".btn")
+        .evaluateAll((buttons) => buttons.map((button) => button.className));
       expect(classes.length).toBeGreaterThan(0);
-      for (const name of classes) expect({ path, ghost: name.includes("btn-ghost"), extraSmall: name.includes("btn-xs") }).toEqual({ path, ghost: true, extraSmall: true });
+      for (const name of classes)
+        expect({ path, ghost: name.includes("btn-ghost"), extraSmall: name.includes("btn-xs") }).toEqual({
+          path,
+          ghost: true,
+          extraSmall: true,
+        });
     }
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("smaller items", () => {
@@ -261,17 +301,23 @@ describe("smaller items", () => {
     expect(await page.locator("#sidebar").getByRole("link", { name: "Channels" }).count()).toBe(1);
     expect(await page.locator("#sidebar").getByRole("link", { name: "Tokens" }).count()).toBe(1);
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 
   test("a long sidebar name ends in … with a tooltip; only the current child is highlighted", async () => {
     const longName = "A chat client whose name is far too long for the sidebar";
-    await root.put("/api/option/", { key: "Chats", value: JSON.stringify([{ [longName]: "https://chat.example.com/?k={key}" }, { Short: "https://short.example.com/?k={key}" }]) });
+    await root.put("/api/option/", {
+      key: "Chats",
+      value: JSON.stringify([{ [longName]: "https://chat.example.com/?k={key}" }, { Short: "https://short.example.com/?k={key}" }]),
+    });
     const page = await rootPage("desktop");
     await step(page, "sidebar", async () => {
       await page.goto("/chat/0");
       const child = page.locator('#sidebar ul ul a[href="/chat/0"]');
       expect(await child.getAttribute("title")).toBe(longName);
-      expect(await child.evaluate((link) => [link.scrollWidth > link.clientWidth, getComputedStyle(link).textOverflow])).toEqual([true, "ellipsis"]);
+      expect(await child.evaluate((link) => [link.scrollWidth > link.clientWidth, getComputedStyle(link).textOverflow])).toEqual([
+        true,
+        "ellipsis",
+      ]);
       expect(await page.locator("#sidebar").evaluate((sidebar) => sidebar.scrollWidth <= sidebar.clientWidth)).toBe(true);
       // One highlighted entry, the child; its tint is light (mostly transparent).
       expect(await page.locator('#sidebar a[aria-current="page"]').count()).toBe(1);
@@ -287,7 +333,7 @@ describe("smaller items", () => {
     });
     await root.put("/api/option/", { key: "Chats", value: "[]" });
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 
   test("an expired or used-up token offers no Enable; an empty search offers to clear it", async () => {
     await root.post("/api/token/", { name: "stale-token" });
@@ -309,5 +355,5 @@ describe("smaller items", () => {
       await page.locator("#token-table tr", { hasText: "phone-token" }).waitFor();
     });
     await page.context().close();
-  }, 60_000);
+  }, 120_000);
 });

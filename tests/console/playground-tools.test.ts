@@ -5,9 +5,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { step } from "../helpers/browser.ts";
 import {
-  allCombos, chatBodies, comboName, crossCombos, hideParameters, lastAnswer, openPlayground, otherCrossCombos, screenshots, send, showParameters,
-  startPlaygroundWorld, type PlaygroundWorld,
-} from "./playground-setup.ts";
+  allCombos,
+  chatBodies,
+  comboName,
+  crossCombos,
+  hideParameters,
+  lastAnswer,
+  openPlayground,
+  otherCrossCombos,
+  screenshots,
+  send,
+  showParameters,
+  startPlaygroundWorld,
+  type PlaygroundWorld,
+} from "../helpers/playground-setup.ts";
 
 let world: PlaygroundWorld;
 const username = "toolsuser";
@@ -18,7 +29,10 @@ beforeAll(async () => {
 afterAll(() => world?.stop());
 
 /** A 2x2 PNG. */
-const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFklEQVR4nGP8z8Dwn4GBgYGJAQoAAP//AwgBAb9Z8nkAAAAASUVORK5CYII=", "base64");
+const png = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAYAAABytg0kAAAAFklEQVR4nGP8z8Dwn4GBgYGJAQoAAP//AwgBAb9Z8nkAAAAASUVORK5CYII=",
+  "base64",
+);
 
 describe("models and pictures", () => {
   for (const combo of crossCombos) {
@@ -93,7 +107,9 @@ describe("kept and shown", () => {
         await showParameters(pg);
         expect(await page.locator("aside").getByRole("spinbutton").inputValue()).toBe("99");
         // Kept per user: another account on the same browser starts empty.
-        expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("playground:")))).toEqual([`playground:${world.player.userId}`]);
+        expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("playground:")))).toEqual([
+          `playground:${world.player.userId}`,
+        ]);
       });
       await pg.close();
     }, 90_000);
@@ -149,7 +165,13 @@ describe("kept and shown", () => {
 describe("side by side", () => {
   for (const combo of crossCombos) {
     test(`two models answer one prompt side by side, each with its own numbers (${comboName(combo)})`, async () => {
-      world.upstream.behave("sk-pg-main", { content: "Both of us answer.", chunks: 3, chunkDelayMs: 30, promptTokens: 12, completionTokens: 5 });
+      world.upstream.behave("sk-pg-main", {
+        content: "Both of us answer.",
+        chunks: 3,
+        chunkDelayMs: 30,
+        promptTokens: 12,
+        completionTokens: 5,
+      });
       const pg = await openPlayground(world, username, combo);
       const { page, t } = pg;
       await step(page, `pg-compare-${comboName(combo)}`, async () => {
@@ -161,7 +183,10 @@ describe("side by side", () => {
         await send(pg, "Who are you?");
         await lastAnswer(page, "complete", 0).waitFor();
         await lastAnswer(page, "complete", 1).waitFor();
-        const models = (await chatBodies(world)).slice(before).map((body) => body.model).sort();
+        const models = (await chatBodies(world))
+          .slice(before)
+          .map((body) => body.model)
+          .sort();
         expect(models).toEqual(["gpt-4o", "gpt-4o-mini"]);
         expect(await lastAnswer(page, "complete", 0).locator("[data-stats]").textContent()).toContain("gpt-4o-mini");
         // gpt-4o at ratio 1.25: round((12 + 5 x 4) x 1.25) = 40 quota = $0.00008.

@@ -6,9 +6,22 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { step } from "../helpers/browser.ts";
 import {
-  allCombos, chatBodies, comboName, crossCombos, hideParameters, lastAnswer, openPlayground, otherCrossCombos, screenshots, scrollsSideways, send,
-  setRange, showParameters, startPlaygroundWorld, type PlaygroundWorld,
-} from "./playground-setup.ts";
+  allCombos,
+  chatBodies,
+  comboName,
+  crossCombos,
+  hideParameters,
+  lastAnswer,
+  openPlayground,
+  otherCrossCombos,
+  screenshots,
+  scrollsSideways,
+  send,
+  setRange,
+  showParameters,
+  startPlaygroundWorld,
+  type PlaygroundWorld,
+} from "../helpers/playground-setup.ts";
 
 let world: PlaygroundWorld;
 const username = "player";
@@ -36,7 +49,13 @@ const pieces = markdownAnswer.split(/(?<= )/).length;
 describe("answers", () => {
   for (const combo of allCombos) {
     test(`Markdown with highlighted code, a copy button, folded reasoning, and the answer's numbers (${comboName(combo)})`, async () => {
-      world.upstream.behave("sk-pg-main", { content: markdownAnswer, chunks: pieces, reasoning: "First I think about names. ", promptTokens: 42, completionTokens: 120 });
+      world.upstream.behave("sk-pg-main", {
+        content: markdownAnswer,
+        chunks: pieces,
+        reasoning: "First I think about names. ",
+        promptTokens: 42,
+        completionTokens: 120,
+      });
       const pg = await openPlayground(world, username, combo);
       const { page, t } = pg;
       await step(page, `pg-markdown-${comboName(combo)}`, async () => {
@@ -129,10 +148,15 @@ describe("the request", () => {
           frequency_penalty: -0.3,
           reasoning_effort: "high",
         });
-        expect(await lastAnswer(page).locator("[data-stats]").textContent()).toContain(combo.language === "zh" ? "30 输入 · 8 输出 tokens" : "30 in · 8 out tokens");
+        expect(await lastAnswer(page).locator("[data-stats]").textContent()).toContain(
+          combo.language === "zh" ? "30 输入 · 8 输出 tokens" : "30 in · 8 out tokens",
+        );
         // Streaming again: the relay is asked for the stream's usage.
         await showParameters(pg);
-        await page.locator("aside").getByRole("checkbox", { name: combo.language === "zh" ? "流式输出" : "Stream" }).check();
+        await page
+          .locator("aside")
+          .getByRole("checkbox", { name: combo.language === "zh" ? "流式输出" : "Stream" })
+          .check();
         await hideParameters(pg);
         await send(pg, "Again");
         await page.locator('[data-pane="0"] .chat-start[data-state="complete"]').nth(1).waitFor();
@@ -210,7 +234,11 @@ describe("each message", () => {
         await send(pg, "And now?");
         await lastAnswer(page).getByText("Quick one").waitFor();
         // The stopped answer is part of the context of the next question.
-        expect((await chatBodies(world)).at(-1).messages.map((message: { content: string }) => message.content.trim())).toEqual(["Take your time", kept, "And now?"]);
+        expect((await chatBodies(world)).at(-1).messages.map((message: { content: string }) => message.content.trim())).toEqual([
+          "Take your time",
+          kept,
+          "And now?",
+        ]);
       });
       await pg.close();
     }, 90_000);

@@ -8,7 +8,7 @@ import { launchBrowser, loginThroughForm, newContext, saveScreenshot, step } fro
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
 // Browser steps take a few seconds each; bun's default of 5 s per test is too tight for them.
-setDefaultTimeout(30_000);
+setDefaultTimeout(120_000);
 
 let server: TestServer;
 let browser: Browser;
@@ -123,6 +123,19 @@ describe("redemption codes and the wallet", () => {
       expect(await page.getByTestId("wallet-balance").textContent()).toBe("$0.50");
       await saveScreenshot(page, "wallet-redeemed");
     });
+    await step(page, "admin-sees-who-redeemed", async () => {
+      // The redemption table names the user who redeemed, not only the id.
+      const admin = await (await newContext(browser, { baseURL: server.url })).newPage();
+      await loginThroughForm(admin, "root", rootPassword);
+      await admin.waitForURL("**/token");
+      await admin.goto("/redemption");
+      const row = admin.locator("#redemption-table tbody tr", { hasText: "walletuser" });
+      await row.getByText("walletuser", { exact: true }).waitFor();
+      expect(await row.count()).toBe(1);
+      const [user] = await server.store.query<{ id: number }>("select id from users where username = 'walletuser'");
+      expect(await row.textContent()).toContain(`#${user!.id}`);
+      await admin.context().close();
+    });
     await step(page, "no-link-no-online", async () => {
       await page.getByRole("button", { name: "获取兑换码" }).click();
       await page.getByText("超级管理员未设置充值链接！").waitFor();
@@ -132,7 +145,7 @@ describe("redemption codes and the wallet", () => {
       expect(await page.getByRole("button", { name: "微信" }).count()).toBe(0);
     });
     await context.close();
-  });
+  }, 120_000);
 
   test("online top-up: the payable amount, a confirm dialog, and the signed form posted to the gateway", async () => {
     const root = await rootSession(server.url);

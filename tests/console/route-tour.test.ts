@@ -7,16 +7,16 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import type { Upstream } from "../fixtures/openai-upstream.ts";
-import { rootPassword } from "../helpers/api-session.ts";
-import { artifactsDirectory, launchBrowser, loginThroughForm, step } from "../helpers/browser.ts";
+import { artifactsDirectory, launchBrowser, step } from "../helpers/browser.ts";
 import { rootRoutes, routeName, seedConsole, visitorRoutes } from "../helpers/console-routes.ts";
 import { sidewaysOverflow } from "../helpers/page-overflow.ts";
-import { allCombos, comboName, viewports, type Combo } from "../helpers/screens.ts";
+import { allCombos, comboName, type Combo } from "../helpers/screens.ts";
+import { openTourPage, photographBothThemes } from "../helpers/tour-pages.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
-import { defaultChats } from "../../src/services/options/option-registry.ts";
+import { languageNames } from "../../src/i18n/languages.ts";
 
-/** Names the admin gave things (the default chat links) are data, not texts to translate. */
-const dataNames = ["中文", ...defaultChats.flatMap((chat) => Object.keys(chat))];
+/** The language menu names each language in its own words. */
+const dataNames = Object.values(languageNames);
 
 const screenshots = join(artifactsDirectory, "screenshots");
 let server: TestServer;
@@ -35,16 +35,7 @@ afterAll(async () => {
   await upstream?.stop();
 });
 
-async function openPage(combo: Combo, signedIn: boolean): Promise<Page> {
-  const context = await browser.newContext({ viewport: viewports[combo.screen], baseURL: server.url, locale: combo.language === "en" ? "en-US" : "zh-CN" });
-  await context.addCookies([{ name: "lang", value: combo.language, url: server.url }]);
-  const page = await context.newPage();
-  if (signedIn) {
-    await loginThroughForm(page, "root", rootPassword);
-    await page.waitForURL("**/token");
-  }
-  return page;
-}
+const openPage = (combo: Combo, signedIn: boolean) => openTourPage(browser, server.url, combo, signedIn);
 
 /** Visits each route: checks it does not scroll sideways, then photographs it light and dark. */
 async function tour(page: Page, combo: Combo, who: string, routes: string[]): Promise<string[]> {
@@ -58,17 +49,16 @@ async function tour(page: Page, combo: Combo, who: string, routes: string[]): Pr
       // Every page is named by a heading of the first level.
       if ((await page.locator("main h1").count()) === 0) failures.push(`${path}: no <h1>`);
       if (combo.language === "en") {
-        // Nothing left untranslated (the language menu's 中文 names itself).
+        // Nothing left untranslated (the language menu names each language in its own words).
         const untranslated = await page.evaluate(
-          (names) => names.reduce((text, name) => text.replaceAll(name, ""), document.body.innerText).match(/[\u3400-\u9fff\uff00-\uffef]+/g),
+          (names) =>
+            // biome-ignore lint/performance/useDomNodeTextContent: the text a reader sees; textContent would add scripts' and islands' JSON
+            names.reduce((text, name) => text.replaceAll(name, ""), document.body.innerText).match(/[\u3400-\u9fff\uff00-\uffef]+/g),
           dataNames,
         );
         if (untranslated) failures.push(`${path}: untranslated ${untranslated.slice(0, 5).join(" ")}`);
       }
-      for (const theme of ["light", "dark"] as const) {
-        await page.evaluate((value) => document.documentElement.setAttribute("data-theme", value), theme);
-        await page.screenshot({ path: join(screenshots, `${comboName(combo)}-${theme}-${who}-${routeName(path)}.png`), fullPage: true });
-      }
+      await photographBothThemes(page, screenshots, (theme) => `${comboName(combo)}-${theme}-${who}-${routeName(path)}`);
     });
   }
   return failures;

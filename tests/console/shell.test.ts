@@ -133,16 +133,20 @@ describe("console shell", () => {
     await page.waitForURL("**/token");
     await page.route(/\/token\?/, (route) =>
       route.request().headers()["hx-request"] === "true"
-        ? route.fulfill({ status: 404, contentType: "text/html; charset=utf-8", body: "<!doctype html><html><body><h1>页面不存在</h1></body></html>" })
+        ? route.fulfill({
+            status: 404,
+            contentType: "text/html; charset=utf-8",
+            body: "<!doctype html><html><body><h1>页面不存在</h1></body></html>",
+          })
         : route.continue(),
     );
     await page.getByLabel("每页条数").selectOption("50");
     await page.locator("#toasts").getByText("错误：404", { exact: true }).waitFor();
-    expect(await page.locator("#toasts").innerText()).not.toContain("<");
+    expect(await page.locator("#toasts").textContent()).not.toContain("<");
     await context.close();
   });
 
-  test("/api failures show the spec's texts; a refused clipboard shows the text in a dialog (spec §8)", async () => {
+  test("/api failures show the spec's texts; a refused clipboard shows the text in a dialog", async () => {
     const root = await rootSession(server.url);
     const key = (await root.post("/api/token/", { name: "errors-token" })).body.data[0].key as string;
     const context = await newContext(browser, { baseURL: server.url });

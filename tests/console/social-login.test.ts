@@ -45,13 +45,15 @@ describe("social sign-in", () => {
       await page.getByRole("button", { name: "使用 GitHub 继续" }).click();
       await popup;
       await page.waitForURL("**/token");
-      const [row] = await server.store.query<{ username: string; display_name: string }>("select username, display_name from users where github_id = '31337'");
+      const [row] = await server.store.query<{ username: string; display_name: string }>(
+        "select username, display_name from users where github_id = '31337'",
+      );
       expect(row!.display_name).toBe("Octo Pus");
       // The console knows who signed in.
       expect(await page.evaluate(() => JSON.parse(localStorage.getItem("user") ?? "{}").username)).toBe(row!.username);
     });
     await context.close();
-  }, 30_000);
+  }, 120_000);
 
   test("WeChat: the code from the official account signs in", async () => {
     const code = providers.wechatCode("openid-browser");
@@ -67,7 +69,7 @@ describe("social sign-in", () => {
       expect(await server.store.query("select id from users where wechat_id = 'openid-browser'")).toHaveLength(1);
     });
     await context.close();
-  }, 30_000);
+  }, 120_000);
 
   test("a signed-in user binds GitHub from the personal settings", async () => {
     await newUserSession(server.url, "quinn");
@@ -87,5 +89,5 @@ describe("social sign-in", () => {
       await saveScreenshot(page, "accounts-bindings");
     });
     await context.close();
-  }, 30_000);
+  }, 120_000);
 });

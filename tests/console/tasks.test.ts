@@ -23,7 +23,11 @@ let song = "";
 const password = "password123";
 
 async function relay(path: string, body: unknown): Promise<any> {
-  const response = await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer sk-${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer sk-${key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return response.json();
 }
 
@@ -42,7 +46,14 @@ beforeAll(async () => {
   server = await startTestServer({ env: { TASK_POLL_INTERVAL: "1" } });
   root = await rootSession(server.url);
   await root.post("/api/channel/", { name: "mj", type: 2, key: "page-mj", base_url: mj.url, models: "mj_imagine", group: "default" });
-  await root.post("/api/channel/", { name: "suno", type: 36, key: "page-suno", base_url: suno.url, models: "suno_music", group: "default" });
+  await root.post("/api/channel/", {
+    name: "suno",
+    type: 36,
+    key: "page-suno",
+    base_url: suno.url,
+    models: "suno_music",
+    group: "default",
+  });
   const painter = await newUserSession(server.url, "painter", password);
   await server.store.query("update users set quota = 10000000 where username = 'painter'");
   key = (await painter.post("/api/token/", { name: "paint", remain_quota: 0, unlimited_quota: true, expired_time: -1 })).body.data[0].key;
@@ -143,9 +154,12 @@ describe("/midjourney and /task", () => {
       await page.locator("#mj-table th", { hasText: "Channel" }).first().waitFor();
       await page.locator('input[name="channel_id"]').waitFor();
       await page.locator("#mj-table tr", { hasText: drawn.done }).getByText("Success", { exact: true }).waitFor();
+      // Who asked for it: the user's name, not only the id.
+      await page.locator("#mj-table tr", { hasText: drawn.done }).getByText("painter", { exact: true }).waitFor();
       await page.context().addCookies([{ name: "theme", value: "dark", url: server.url }]);
       await page.goto("/task");
       await page.locator("#task-table tr", { hasText: song }).getByText("Music").waitFor();
+      await page.locator("#task-table tr", { hasText: song }).getByText("painter", { exact: true }).waitFor();
       await saveScreenshot(page, "tasks-admin-en-dark");
     });
     const narrow = await signedIn("painter", password, "zh", 600);

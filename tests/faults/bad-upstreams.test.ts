@@ -6,8 +6,8 @@
 // hangs; the healthy ones are untouched by their neighbours; no channel is retried after its
 // first byte; and afterwards nothing is reserved and the books balance exactly.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { addChannel } from "../relay/relay-world.ts";
-import { addSpender, reportFigures, startFaultWorld, streamChat, type FaultWorld } from "./fault-world.ts";
+import { addChannel } from "../helpers/relay-world.ts";
+import { addSpender, reportFigures, startFaultWorld, streamChat, type FaultWorld } from "../helpers/fault-world.ts";
 
 let world: FaultWorld;
 beforeAll(async () => {
@@ -35,7 +35,10 @@ test("resets, stalls and error events among 200 concurrent streams", async () =>
   const names = Object.keys(faults) as (keyof typeof faults)[];
   const calls = Array.from({ length: perFault * names.length }, (_, index) => {
     const name = names[index % names.length]!;
-    return streamChat(world, index % 3 ? spender.key : spender.limitedKey, { model: faults[name].model }).then((outcome) => ({ name, outcome }));
+    return streamChat(world, index % 3 ? spender.key : spender.limitedKey, { model: faults[name].model }).then((outcome) => ({
+      name,
+      outcome,
+    }));
   });
   const results = await Promise.all(calls);
   const of = (name: keyof typeof faults) => results.filter((result) => result.name === name).map((result) => result.outcome);
@@ -52,13 +55,19 @@ test("resets, stalls and error events among 200 concurrent streams", async () =>
   }
   // An error before any content may be answered as an error status (the upstream failed): 5xx
   // is allowed there only because the upstream did; a 200 must carry the error inside.
-  const errorBad = of("errorEvent").filter((outcome) => (outcome.status === 200 ? !outcome.errorEvent || outcome.done : outcome.status < 400));
+  const errorBad = of("errorEvent").filter((outcome) =>
+    outcome.status === 200 ? !outcome.errorEvent || outcome.done : outcome.status < 400,
+  );
   expect(errorBad).toEqual([]);
 
   // No channel was called twice for one client request: nothing retried after the first byte.
-  for (const [name, fault] of Object.entries(faults)) expect({ name, calls: world.upstream.receivedBy(fault.key).length }).toEqual({ name, calls: perFault });
+  for (const [name, fault] of Object.entries(faults))
+    expect({ name, calls: world.upstream.receivedBy(fault.key).length }).toEqual({ name, calls: perFault });
 
-  const figures = await world.check({ totals: [{ userId: spender.userId, total: opening }], granted: [{ tokenId: spender.limitedId, granted }] });
+  const figures = await world.check({
+    totals: [{ userId: spender.userId, total: opening }],
+    granted: [{ tokenId: spender.limitedId, granted }],
+  });
   // The stalled upstream streams were hung up on by the relay (its idle timeout), not left open.
   const stalled = world.upstream.receivedBy(faults.stall.key);
   for (let wait = 0; wait < 100 && stalled.some((entry) => !entry.streamEnd); wait++) await Bun.sleep(100);

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { launchBrowser, newContext } from "../helpers/browser.ts";
-import { reportFigures, startFaultWorld, type FaultWorld } from "./fault-world.ts";
+import { reportFigures, startFaultWorld, type FaultWorld } from "../helpers/fault-world.ts";
 
 let world: FaultWorld;
 let browser: Browser;
@@ -35,7 +35,10 @@ const attempts = [
 function attackerPage(target: string): string {
   const forms = attempts
     .filter((attempt) => attempt.method === "POST")
-    .map((attempt, index) => `<iframe name="f${index}"></iframe><form id="form${index}" method="POST" action="${target}${attempt.path}" target="f${index}" enctype="text/plain"><input name='${JSON.stringify(attempt.body).slice(0, -1)},"x":"' value='"}'></form>`)
+    .map(
+      (attempt, index) =>
+        `<iframe name="f${index}"></iframe><form id="form${index}" method="POST" action="${target}${attempt.path}" target="f${index}" enctype="text/plain"><input name='${JSON.stringify(attempt.body).slice(0, -1)},"x":"' value='"}'></form>`,
+    )
     .join("");
   const script = `
     const attempts = ${JSON.stringify(attempts)};
@@ -61,7 +64,11 @@ async function storeState() {
 }
 
 test("another site's forms and fetches change nothing for a signed-in root", async () => {
-  attacker = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(attackerPage(world.server.url), { headers: { "content-type": "text/html" } }) });
+  attacker = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () => new Response(attackerPage(world.server.url), { headers: { "content-type": "text/html" } }),
+  });
   const before = await storeState();
   const context = await newContext(browser, { baseURL: world.server.url });
   await context.addCookies([{ name: "session", value: world.root.cookie.slice("session=".length), url: world.server.url }]);
@@ -75,7 +82,10 @@ test("another site's forms and fetches change nothing for a signed-in root", asy
   await page.goto(`${world.server.url}/token`);
   expect(new URL(page.url()).pathname).toBe("/token");
   await context.close();
-  reportFigures("csrf-probes (browser)", { requests: attempts.length * 2 + attempts.filter((attempt) => attempt.method === "POST").length, changed: 0 });
+  reportFigures("csrf-probes (browser)", {
+    requests: attempts.length * 2 + attempts.filter((attempt) => attempt.method === "POST").length,
+    changed: 0,
+  });
 }, 120_000);
 
 test("with the cookie but without New-Api-User, or from another origin, nothing is accepted", async () => {
@@ -93,10 +103,17 @@ test("with the cookie but without New-Api-User, or from another origin, nothing 
     }
     const preflight = await fetch(world.server.url + attempt.path, {
       method: "OPTIONS",
-      headers: { origin: "http://evil.test", "access-control-request-method": attempt.method, "access-control-request-headers": "content-type,new-api-user" },
+      headers: {
+        origin: "http://evil.test",
+        "access-control-request-method": attempt.method,
+        "access-control-request-headers": "content-type,new-api-user",
+      },
     });
     const allowed = preflight.headers.get("access-control-allow-origin");
-    expect({ path: attempt.path, allowed: allowed === "http://evil.test" || (allowed === "*" && preflight.headers.get("access-control-allow-credentials") === "true") }).toEqual({ path: attempt.path, allowed: false });
+    expect({
+      path: attempt.path,
+      allowed: allowed === "http://evil.test" || (allowed === "*" && preflight.headers.get("access-control-allow-credentials") === "true"),
+    }).toEqual({ path: attempt.path, allowed: false });
   }
   expect(refused.length).toBe(attempts.length * 3);
   expect(await storeState()).toEqual(before);

@@ -10,8 +10,8 @@ import { rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { createTestStore, type TestStore } from "../helpers/test-store.ts";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
-import { addChannel, postRelay, reservedFor, type RelayWorld } from "../relay/relay-world.ts";
-import { addSpender, reportFigures, streamChat } from "./fault-world.ts";
+import { addChannel, postRelay, reservedFor, type RelayWorld } from "../helpers/relay-world.ts";
+import { addSpender, reportFigures, streamChat } from "../helpers/fault-world.ts";
 
 let store: TestStore;
 let upstream: Upstream;
@@ -50,12 +50,22 @@ test(`kill -9 during ${streams} streams, then a restart: integrity ok, invariant
   upstream.behave("sk-kill", { promptTokens: 25, completionTokens: 10 });
   for (let index = 0; index < 10; index++) {
     const spender = spenders[index % 2]!;
-    expect((await postRelay(first, "/v1/chat/completions", index % 4 < 2 ? spender.key : spender.limitedKey, { model: "gpt-4o-mini", messages: [{ role: "user", content: `before ${index}` }] })).status).toBe(200);
+    expect(
+      (
+        await postRelay(first, "/v1/chat/completions", index % 4 < 2 ? spender.key : spender.limitedKey, {
+          model: "gpt-4o-mini",
+          messages: [{ role: "user", content: `before ${index}` }],
+        })
+      ).status,
+    ).toBe(200);
   }
 
   // In flight: long streams, and short ones that mostly end (and settle) before the kill.
   const long = { chunks: 40, chunkDelayMs: 50, promptTokens: 25, completionTokens: 40 };
-  upstream.behave("sk-kill", [...Array.from({ length: streams }, (_, index) => (index % 4 ? long : { ...long, chunks: 3, completionTokens: 3 })), long]);
+  upstream.behave("sk-kill", [
+    ...Array.from({ length: streams }, (_, index) => (index % 4 ? long : { ...long, chunks: 3, completionTokens: 3 })),
+    long,
+  ]);
   const inFlight = Array.from({ length: streams }, (_, index) => {
     const spender = spenders[index % 2]!;
     return streamChat(first, index % 3 ? spender.key : spender.limitedKey, { model: "gpt-4o-mini", max_tokens: 100 });
@@ -76,5 +86,13 @@ test(`kill -9 during ${streams} streams, then a restart: integrity ok, invariant
   // Asked of the relay too: each user's whole balance can be reserved again.
   for (const spender of spenders) expect(await reservedFor(second, { userId: spender.userId, tokenKey: spender.key })).toBe(false);
   await checkLedger(store, second.server.url);
-  reportFigures("kill-9", { seed, killAfterMs, streams, cutByTheKill: cut, finishedBefore: streams - cut, chargedBeforeTheKill: figures.consumptionLogs, quota: figures.consumedQuota });
+  reportFigures("kill-9", {
+    seed,
+    killAfterMs,
+    streams,
+    cutByTheKill: cut,
+    finishedBefore: streams - cut,
+    chargedBeforeTheKill: figures.consumptionLogs,
+    quota: figures.consumedQuota,
+  });
 }, 180_000);

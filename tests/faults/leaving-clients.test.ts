@@ -3,8 +3,8 @@
 // the upstream (or had finished it), settles each request at most once, holds nothing reserved
 // afterwards, and the books balance exactly (quota + used quota = the opening balance).
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { addChannel } from "../relay/relay-world.ts";
-import { addSpender, reportFigures, startFaultWorld, streamChat, type FaultWorld } from "./fault-world.ts";
+import { addChannel } from "../helpers/relay-world.ts";
+import { addSpender, reportFigures, startFaultWorld, streamChat, type FaultWorld } from "../helpers/fault-world.ts";
 
 let world: FaultWorld;
 beforeAll(async () => {
@@ -35,7 +35,10 @@ test("a client leaving at any chunk position leaves nothing reserved and the boo
   const outcomes = await Promise.all(calls);
   expect(outcomes.every((outcome) => outcome.status === 200 && outcome.left && !outcome.done)).toBe(true);
 
-  const figures = await world.check({ totals: [{ userId: spender.userId, total: opening }], granted: [{ tokenId: spender.limitedId, granted }] });
+  const figures = await world.check({
+    totals: [{ userId: spender.userId, total: opening }],
+    granted: [{ tokenId: spender.limitedId, granted }],
+  });
   // Every upstream stream ended: cancelled by the relay when the client left early, or complete.
   const streams = world.upstream.receivedBy("sk-leaving");
   expect(streams.length).toBe(calls.length + 1);
@@ -45,7 +48,13 @@ test("a client leaving at any chunk position leaves nothing reserved and the boo
   expect(cancelled).toBeGreaterThan(0);
   // At most one charge per request (L5 checked above), never more charges than requests.
   expect(figures.consumptionLogs).toBeLessThanOrEqual(calls.length + 1);
-  reportFigures("leaving-clients", { positions, streams: calls.length, cancelledUpstream: cancelled, charged: figures.consumptionLogs, quota: figures.consumedQuota });
+  reportFigures("leaving-clients", {
+    positions,
+    streams: calls.length,
+    cancelledUpstream: cancelled,
+    charged: figures.consumptionLogs,
+    quota: figures.consumedQuota,
+  });
 }, 120_000);
 
 test("a client leaving a stream whose upstream went silent makes the relay hang up on it", async () => {
@@ -56,7 +65,8 @@ test("a client leaving a stream whose upstream went silent makes the relay hang 
   const positions = 6; // headers only, the role chunk, four content chunks
   const calls = [];
   for (let position = 0; position < positions; position++) {
-    for (let run = 0; run < runsPerPosition; run++) calls.push(streamChat(world, run % 2 ? spender.limitedKey : spender.key, { model: "gpt-4o" }, position));
+    for (let run = 0; run < runsPerPosition; run++)
+      calls.push(streamChat(world, run % 2 ? spender.limitedKey : spender.key, { model: "gpt-4o" }, position));
   }
   const outcomes = await Promise.all(calls);
   expect(outcomes.every((outcome) => outcome.status === 200 && outcome.left)).toBe(true);
@@ -65,6 +75,14 @@ test("a client leaving a stream whose upstream went silent makes the relay hang 
   // Not a timing bound: without the relay cancelling, these streams would stay open for 300 s.
   for (let wait = 0; wait < 600 && streams.some((entry) => entry.streamEnd !== "cancelled"); wait++) await Bun.sleep(100);
   expect(streams.map((entry) => entry.streamEnd)).toEqual(streams.map(() => "cancelled"));
-  const figures = await world.check({ totals: [{ userId: spender.userId, total: opening }], granted: [{ tokenId: spender.limitedId, granted }] });
-  reportFigures("leaving-clients (silent upstream)", { positions, streams: calls.length, cancelledUpstream: streams.length, chargedInWorld: figures.consumptionLogs });
+  const figures = await world.check({
+    totals: [{ userId: spender.userId, total: opening }],
+    granted: [{ tokenId: spender.limitedId, granted }],
+  });
+  reportFigures("leaving-clients (silent upstream)", {
+    positions,
+    streams: calls.length,
+    cancelledUpstream: streams.length,
+    chargedInWorld: figures.consumptionLogs,
+  });
 }, 120_000);

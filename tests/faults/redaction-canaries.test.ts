@@ -7,8 +7,8 @@
 // (except the few answers whose purpose is to hand that secret to its owner).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ApiSession, newUserSession } from "../helpers/api-session.ts";
-import { addChannel, addToken, postRelay, setOptions } from "../relay/relay-world.ts";
-import { reportFigures, startFaultWorld, type FaultWorld } from "./fault-world.ts";
+import { addChannel, addToken, postRelay, setOptions } from "../helpers/relay-world.ts";
+import { reportFigures, startFaultWorld, type FaultWorld } from "../helpers/fault-world.ts";
 
 let world: FaultWorld;
 beforeAll(async () => {
@@ -33,7 +33,16 @@ test("seeded secrets never reach logs, stored logs or answers", async () => {
 
   await addChannel(world, { name: "canary-main", key: canaries.channelKey!, models: "gpt-4o-mini" });
   await addChannel(world, { name: "canary-failing", key: "sk-canary-failing", models: "gpt-4o", auto_ban: 0 });
-  world.upstream.behave("sk-canary-failing", { status: 401, errorBody: { error: { message: `Incorrect API key provided: ${canaries.echoedKey}. See https://10.1.2.3/internal`, type: "invalid_request_error", code: "invalid_api_key" } } });
+  world.upstream.behave("sk-canary-failing", {
+    status: 401,
+    errorBody: {
+      error: {
+        message: `Incorrect API key provided: ${canaries.echoedKey}. See https://10.1.2.3/internal`,
+        type: "invalid_request_error",
+        code: "invalid_api_key",
+      },
+    },
+  });
   await setOptions(world, { ServerAddress: "https://gw.example.com", SMTPToken: canaries.smtp!, EpayKey: canaries.epay! });
   const user = await newUserSession(world.server.url, "canary", canaries.password);
   await world.server.store.query("update users set quota = 100000000 where id = ?", user.userId);
@@ -49,15 +58,27 @@ test("seeded secrets never reach logs, stored logs or answers", async () => {
     const result = await postRelay(world, "/v1/chat/completions", token.key, { model, messages: [{ role: "user", content: "hi" }] });
     answers.push(result.text);
   }
-  const stream = await fetch(`${world.server.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer sk-${token.key}`, "content-type": "application/json" }, body: JSON.stringify({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "hi" }] }) });
+  const stream = await fetch(`${world.server.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer sk-${token.key}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "gpt-4o", stream: true, messages: [{ role: "user", content: "hi" }] }),
+  });
   answers.push(await stream.text());
-  const inUrl = await fetch(`${world.server.url}/v1beta/models/gpt-4o:generateContent?key=sk-${token.key}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }) });
+  const inUrl = await fetch(`${world.server.url}/v1beta/models/gpt-4o:generateContent?key=sk-${token.key}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
+  });
   answers.push(await inUrl.text());
   answers.push(await (await fetch(`${world.server.url}/v1/models?key=sk-${token.key}`)).text());
   // A wrong and a right password; the access token used as a credential.
   await keep(new ApiSession(world.server.url).login("canary", `${canaries.password}x`));
   await keep(new ApiSession(world.server.url).login("canary", canaries.password!));
-  answers.push(await (await fetch(`${world.server.url}/api/user/self`, { headers: { authorization: accessToken, "New-Api-User": String(user.userId) } })).text());
+  answers.push(
+    await (
+      await fetch(`${world.server.url}/api/user/self`, { headers: { authorization: accessToken, "New-Api-User": String(user.userId) } })
+    ).text(),
+  );
   // Options and status as root and as nobody; the channel list as root.
   for (const path of ["/api/option/", "/api/status", "/api/channel/", "/api/log/", "/api/log/self"]) {
     await keep(world.root.get(path));
@@ -65,7 +86,9 @@ test("seeded secrets never reach logs, stored logs or answers", async () => {
   }
   await keep(user.get("/api/log/self"));
 
-  const stored = (await world.server.store.query<{ content: string; other: string }>("select content, other from logs")).map((row) => `${row.content} ${row.other}`).join("\n");
+  const stored = (await world.server.store.query<{ content: string; other: string }>("select content, other from logs"))
+    .map((row) => `${row.content} ${row.other}`)
+    .join("\n");
   const places = { output: world.server.output(), storedLogs: stored, answers: answers.join("\n") };
   const found: string[] = [];
   for (const [name, secret] of Object.entries(canaries)) {
@@ -75,5 +98,10 @@ test("seeded secrets never reach logs, stored logs or answers", async () => {
   if (places.answers.includes("10.1.2.3") || stored.includes("10.1.2.3")) found.push("internal address");
   expect(found).toEqual([]);
   await world.check();
-  reportFigures("redaction-canaries", { canaries: Object.keys(canaries).length, answersScanned: answers.length, outputBytes: places.output.length, storedLogs: stored.split("\n").length });
+  reportFigures("redaction-canaries", {
+    canaries: Object.keys(canaries).length,
+    answersScanned: answers.length,
+    outputBytes: places.output.length,
+    storedLogs: stored.split("\n").length,
+  });
 });

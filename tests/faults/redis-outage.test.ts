@@ -5,7 +5,16 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { redisServerInstalled, startRedisProcess, type RedisProcess } from "../helpers/redis-process.ts";
 import { testDialect } from "../helpers/test-store.ts";
-import { ban, disableToken, expectBalancedBooks, fixedPrice, refusedOn, startLoad, startOutageWorld, type OutageWorld } from "../relay/outage-world.ts";
+import {
+  ban,
+  disableToken,
+  expectBalancedBooks,
+  fixedPrice,
+  refusedOn,
+  startLoad,
+  startOutageWorld,
+  type OutageWorld,
+} from "../helpers/outage-world.ts";
 
 setDefaultTimeout(300_000);
 

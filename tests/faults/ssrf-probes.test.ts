@@ -8,8 +8,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Socket } from "bun";
 import { newUserSession } from "../helpers/api-session.ts";
 import { startTlsReceiver } from "../helpers/tls-receiver.ts";
-import { addChannel, addToken, postRelay, setOptions } from "../relay/relay-world.ts";
-import { reportFigures, startFaultWorld, type FaultWorld } from "./fault-world.ts";
+import { addChannel, addToken, postRelay, setOptions } from "../helpers/relay-world.ts";
+import { reportFigures, startFaultWorld, type FaultWorld } from "../helpers/fault-world.ts";
 
 let world: FaultWorld;
 const receiver = startTlsReceiver();
@@ -60,7 +60,13 @@ test("webhook addresses in every private spelling are refused when saved", async
   const session = await newUserSession(world.server.url, "ssrfsaver");
   const refused: string[] = [];
   for (const url of [...savedCorpus, `https://127.0.0.1:${port()}/`, `https://localhost:${port()}/`]) {
-    const saved = await session.put("/api/user/setting", { notify_type: "webhook", webhook_url: url, webhook_secret: "", notification_email: "", quota_warning_threshold: 1000 });
+    const saved = await session.put("/api/user/setting", {
+      notify_type: "webhook",
+      webhook_url: url,
+      webhook_secret: "",
+      notification_email: "",
+      quota_warning_threshold: 1000,
+    });
     if (!saved.body.success) refused.push(url);
   }
   expect(refused.length).toBe(savedCorpus.length + 2);
@@ -84,13 +90,27 @@ test("a stored webhook to a loopback spelling is never connected to when an aler
   for (const [index, url] of [...stored, `${receiver.url}/control`].entries()) {
     const session = await newUserSession(world.server.url, `ssrf${index}`);
     await world.root.put("/api/user/", { id: session.userId, quota: 600_000 });
-    const saved = await session.put("/api/user/setting", { notify_type: "webhook", webhook_url: "https://hooks.example.com/x", webhook_secret: "", notification_email: "", quota_warning_threshold: 1_000_000 });
+    const saved = await session.put("/api/user/setting", {
+      notify_type: "webhook",
+      webhook_url: "https://hooks.example.com/x",
+      webhook_secret: "",
+      notification_email: "",
+      quota_warning_threshold: 1_000_000,
+    });
     expect(saved.body.success).toBe(true);
     // Written straight into the store, as a version without the check would have kept it.
-    await world.server.store.query("update users set setting = replace(setting, 'https://hooks.example.com/x', ?) where id = ?", url, session.userId);
+    await world.server.store.query(
+      "update users set setting = replace(setting, 'https://hooks.example.com/x', ?) where id = ?",
+      url,
+      session.userId,
+    );
     users.push({ url, key: (await addToken(session)).key });
   }
-  for (const user of users) expect((await postRelay(world, "/v1/chat/completions", user.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: "low" }] })).status).toBe(200);
+  for (const user of users)
+    expect(
+      (await postRelay(world, "/v1/chat/completions", user.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: "low" }] }))
+        .status,
+    ).toBe(200);
   await receiver.waitFor(1);
   await Bun.sleep(1000);
   expect(receiver.hits.map((hit) => hit.path)).toEqual(["/control"]);

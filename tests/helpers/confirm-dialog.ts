@@ -1,4 +1,4 @@
-// Answers the console's themed confirmation (#confirm-dialog, islands/console/confirm-dialog.ts)
+// Answers the console's themed confirmation (#confirm-dialog, console-runtime/confirm-dialog.ts)
 // as a person would, and returns the question it asked.
 import type { Page } from "playwright-core";
 

@@ -2,6 +2,7 @@
 // data that makes the tables show rows (channels, a token, a relayed request, a code, a user).
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
 import { newUserSession, rootSession } from "./api-session.ts";
+import { ChannelType } from "../../src/services/channels/channel-types.ts";
 
 export const visitorRoutes = ["/", "/login", "/register", "/reset", "/pricing", "/about", "/chat/0", "/no/such/page"];
 
@@ -16,6 +17,7 @@ export const rootRoutes = [
   "/channel?tag_mode=true",
   "/channel/add",
   "/redemption",
+  "/audit",
   "/user",
   "/user/edit/2",
   "/topup",
@@ -23,6 +25,7 @@ export const rootRoutes = [
   "/setting?tab=operation",
   "/setting?tab=ratelimit",
   "/setting?tab=model",
+  "/setting?tab=prices",
   "/setting?tab=system",
   "/setting?tab=other",
   "/playground",
@@ -38,6 +41,7 @@ export const tablePages = [
   { path: "/token", table: "#token-table" },
   { path: "/log", table: "#log-table" },
   { path: "/redemption", table: "#redemption-table" },
+  { path: "/audit", table: "#audit-table" },
   { path: "/user", table: "#users-table" },
 ];
 
@@ -49,8 +53,23 @@ export async function seedConsole(baseUrl: string): Promise<Upstream> {
   const upstream = await startUpstream();
   const root = await rootSession(baseUrl);
   await newUserSession(baseUrl, "phoneuser");
-  await root.post("/api/channel/", { name: "main", type: 1, key: "sk-phone", base_url: upstream.url, models: "gpt-4o-mini,gpt-4o", group: "default", tag: "tour" });
-  await root.post("/api/channel/", { name: "a-very-long-channel-name-that-does-not-fit-a-phone", type: 1, key: "sk-phone-2", base_url: upstream.url, models: "gpt-4o-mini", group: "default" });
+  await root.post("/api/channel/", {
+    name: "main",
+    type: ChannelType.OpenAI,
+    key: "sk-phone",
+    base_url: upstream.url,
+    models: "gpt-4o-mini,gpt-4o",
+    group: "default",
+    tag: "tour",
+  });
+  await root.post("/api/channel/", {
+    name: "a-very-long-channel-name-that-does-not-fit-a-phone",
+    type: ChannelType.OpenAI,
+    key: "sk-phone-2",
+    base_url: upstream.url,
+    models: "gpt-4o-mini",
+    group: "default",
+  });
   await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "gpt-4o-mini": 0.075, "gpt-4o": 1.25 }) });
   await root.post("/api/token/", { name: "phone-token" });
   await root.post("/api/redemption/", { name: "phone-code", count: 1, quota: 500000 });

@@ -1,4 +1,5 @@
-// A local imitation of the identity services the gateway talks to: GitHub's and LinuxDO's OAuth
+// A local imitation of the identity services the gateway talks to (the OpenID Connect provider
+// is oidc-identity-provider.ts): GitHub's and LinuxDO's OAuth
 // token and user endpoints, Cloudflare Turnstile's siteverify and a WeChat login server. Codes
 // are single-use and checked against the client credentials, like the real services. Point the
 // gateway at it with `env` (configuration) and `options` (site options).
@@ -59,7 +60,8 @@ export function startIdentityProviders(): IdentityProviders {
       calls.push({ path: url.pathname, body, authorization });
       switch (url.pathname) {
         case "/github/login/oauth/authorize": {
-          if (!githubLogin || url.searchParams.get("client_id") !== providerSecrets.githubClientId) return json({ error: "unknown client" }, 400);
+          if (!githubLogin || url.searchParams.get("client_id") !== providerSecrets.githubClientId)
+            return json({ error: "unknown client" }, 400);
           const code = next("ghcode");
           githubCodes.set(code, githubLogin.person);
           const back = new URL(githubLogin.callback);
@@ -82,7 +84,12 @@ export function startIdentityProviders(): IdentityProviders {
         case "/github/user": {
           const found = tokens.get(authorization.replace(/^Bearer /, ""));
           if (found?.kind !== "github") return json({ message: "Bad credentials" }, 401);
-          return json({ id: found.person.id, login: found.person.login, name: found.person.name ?? null, email: found.person.email ?? null });
+          return json({
+            id: found.person.id,
+            login: found.person.login,
+            name: found.person.name ?? null,
+            email: found.person.email ?? null,
+          });
         }
         case "/linuxdo/oauth2/token": {
           const expected = `Basic ${btoa(`${providerSecrets.linuxdoClientId}:${providerSecrets.linuxdoClientSecret}`)}`;
@@ -98,7 +105,14 @@ export function startIdentityProviders(): IdentityProviders {
         case "/linuxdo/api/user": {
           const found = tokens.get(authorization.replace(/^Bearer /, ""));
           if (found?.kind !== "linuxdo") return json({ error: "unauthorized" }, 401);
-          return json({ id: found.person.id, username: found.person.username, name: found.person.name ?? "", active: true, trust_level: 1, silenced: false });
+          return json({
+            id: found.person.id,
+            username: found.person.username,
+            name: found.person.name ?? "",
+            active: true,
+            trust_level: 1,
+            silenced: false,
+          });
         }
         case "/turnstile/siteverify": {
           const form = new URLSearchParams(body);

@@ -1,7 +1,8 @@
 // The ledger invariants of the reliability plan (Part 3), read from the store alone, run by the
 // fault suite after every case. A failure names the invariant and prints the offending rows.
 //
-//   L2  used quota of a user = Σ its consumption logs
+//   L2  used quota of a user = Σ its consumption logs − Σ its task refunds (a failed drawing or
+//       music task gives its charge back with a system log, request id "refund:<charge>")
 //   L3  used quota of a token = Σ consumption logs with that token; Σ tokens + Σ tokenless logs
 //       (playground) = the user's used quota; a limited token's remain + used = what was granted
 //   L4  used quota of a channel = Σ its consumption logs; request count of a user = its logs
@@ -14,6 +15,11 @@ import type { TestStore } from "./test-store.ts";
 
 /** The consumption log types (0 reads as consumption, see the logs table). */
 const consumption = "type in (0, 2)";
+/** A charge given back (services/tasks/task-refund.ts): lowers the used quotas by its quota. */
+const refund = "type = 4 and request_id like 'refund:%'";
+/** What a log adds to the used quotas: its quota if a charge, minus it if a refund. */
+const usedDelta = `case when ${consumption} then quota when ${refund} then -quota else 0 end`;
+const charges = `case when ${consumption} then 1 else 0 end`;
 
 /** Environment a server needs for the "nothing reserved" check (its /metrics). */
 export const metricsToken = "fault-suite-metrics-token";
@@ -31,7 +37,9 @@ export type LedgerFigures = { users: number; consumptionLogs: number; consumedQu
 export class LedgerViolation extends Error {}
 
 function violated(invariant: string, rows: unknown[]): never {
-  throw new LedgerViolation(`ledger invariant ${invariant} broken by ${rows.length} row(s):\n${JSON.stringify(rows.slice(0, 20), null, 1)}`);
+  throw new LedgerViolation(
+    `ledger invariant ${invariant} broken by ${rows.length} row(s):\n${JSON.stringify(rows.slice(0, 20), null, 1)}`,
+  );
 }
 
 /** What the server reports as still reserved, or undefined when it is not running. */
@@ -45,7 +53,8 @@ export async function openReservations(url: string): Promise<{ count: number; qu
     if (error instanceof Error && error.message.startsWith("/metrics")) throw error;
     return undefined;
   }
-  const read = (measure: string) => Number(new RegExp(`^switchyard_reservations_open\\{measure="${measure}"\\} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+  const read = (measure: string) =>
+    Number(new RegExp(`^switchyard_reservations_open\\{measure="${measure}"\\} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
   return { count: read("count"), quota: read("quota") };
 }
 
@@ -54,7 +63,11 @@ export async function openReservations(url: string): Promise<{ count: number; qu
  * ends; a loaded machine may take seconds), then checks the store. `url` is the running server,
  * if any (after a crash, pass the restarted one).
  */
-export async function checkLedger(store: TestStore, url: string | undefined, expectations: LedgerExpectations = {}): Promise<LedgerFigures> {
+export async function checkLedger(
+  store: TestStore,
+  url: string | undefined,
+  expectations: LedgerExpectations = {},
+): Promise<LedgerFigures> {
   if (url) {
     let open = await openReservations(url);
     for (let wait = 0; open && open.count !== 0 && wait < 600; wait++) {
@@ -68,7 +81,7 @@ export async function checkLedger(store: TestStore, url: string | undefined, exp
   const users = await storeRows(
     store,
     `select u.id, u.used_quota, u.request_count, coalesce(l.total, 0) as logged, coalesce(l.count, 0) as logs
-       from users u left join (select user_id, sum(quota) as total, count(*) as count from logs where ${consumption} group by user_id) l on l.user_id = u.id`,
+       from users u left join (select user_id, sum(${usedDelta}) as total, sum(${charges}) as count from logs group by user_id) l on l.user_id = u.id`,
   );
   const unlogged = users.filter((row) => Number(row.used_quota) !== Number(row.logged));
   if (unlogged.length) violated("L2 (used quota = Σ consumption logs)", unlogged);
@@ -78,7 +91,7 @@ export async function checkLedger(store: TestStore, url: string | undefined, exp
   const tokens = await storeRows(
     store,
     `select t.id, t.user_id, t.used_quota, coalesce(l.total, 0) as logged
-       from tokens t left join (select token_id, sum(quota) as total from logs where ${consumption} group by token_id) l on l.token_id = t.id`,
+       from tokens t left join (select token_id, sum(${usedDelta}) as total from logs group by token_id) l on l.token_id = t.id`,
   );
   const tokenDrift = tokens.filter((row) => Number(row.used_quota) !== Number(row.logged));
   if (tokenDrift.length) violated("L3 (token used quota = Σ its consumption logs)", tokenDrift);
@@ -87,7 +100,7 @@ export async function checkLedger(store: TestStore, url: string | undefined, exp
     `select u.id, u.used_quota, coalesce(t.used, 0) + coalesce(l.total, 0) as parts
        from users u
        left join (select user_id, sum(used_quota) as used from tokens group by user_id) t on t.user_id = u.id
-       left join (select user_id, sum(quota) as total from logs where ${consumption} and token_id = 0 group by user_id) l on l.user_id = u.id`,
+       left join (select user_id, sum(${usedDelta}) as total from logs where token_id = 0 group by user_id) l on l.user_id = u.id`,
   );
   const split = tokenSums.filter((row) => Number(row.used_quota) !== Number(row.parts));
   if (split.length) violated("L3 (Σ token used quota + tokenless logs = user used quota)", split);
@@ -95,21 +108,26 @@ export async function checkLedger(store: TestStore, url: string | undefined, exp
   const channels = await storeRows(
     store,
     `select c.id, c.used_quota, coalesce(l.total, 0) as logged
-       from channels c left join (select channel_id, sum(quota) as total from logs where ${consumption} group by channel_id) l on l.channel_id = c.id`,
+       from channels c left join (select channel_id, sum(${usedDelta}) as total from logs group by channel_id) l on l.channel_id = c.id`,
   );
   const channelDrift = channels.filter((row) => Number(row.used_quota) !== Number(row.logged));
   if (channelDrift.length) violated("L4 (channel used quota = Σ its consumption logs)", channelDrift);
 
-  const twice = await storeRows(store, `select request_id, count(*) as count from logs where ${consumption} and request_id is not null group by request_id having count(*) > 1`);
+  const twice = await storeRows(
+    store,
+    `select request_id, count(*) as count from logs where ${consumption} and request_id is not null group by request_id having count(*) > 1`,
+  );
   if (twice.length) violated("L5 (one consumption log per request id)", twice);
 
   for (const { tokenId, granted } of expectations.granted ?? []) {
     const [row] = await storeRows(store, "select id, remain_quota, used_quota from tokens where id = ?", tokenId);
-    if (!row || Number(row.remain_quota) + Number(row.used_quota) !== granted) violated("L3 (limited token: remain + used = granted)", [{ ...row, granted }]);
+    if (!row || Number(row.remain_quota) + Number(row.used_quota) !== granted)
+      violated("L3 (limited token: remain + used = granted)", [{ ...row, granted }]);
   }
   for (const { userId, total } of expectations.totals ?? []) {
     const [row] = await storeRows(store, "select id, quota, used_quota from users where id = ?", userId);
-    if (!row || Number(row.quota) + Number(row.used_quota) !== total) violated("L1 (quota + used quota = opening + top-ups)", [{ ...row, expected: total }]);
+    if (!row || Number(row.quota) + Number(row.used_quota) !== total)
+      violated("L1 (quota + used quota = opening + top-ups)", [{ ...row, expected: total }]);
   }
 
   if (store.dialect === "sqlite") {

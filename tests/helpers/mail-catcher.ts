@@ -37,7 +37,11 @@ export type MailCatcher = {
 };
 
 function plainText(html: string): string {
-  return html.replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&").replace(/\s+/g, " ").trim();
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 export async function startMailCatcher(login: { user?: string; password?: string; from?: string } = {}): Promise<MailCatcher> {
@@ -98,7 +102,8 @@ export async function startMailCatcher(login: { user?: string; password?: string
       for (;;) {
         const found = mailsTo(to)[since];
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms (got: ${messages.map((m) => m.to.join(",")).join("; ") || "none"})`);
+        if (Date.now() > deadline)
+          throw new Error(`no mail to ${to} within ${timeoutMs} ms (got: ${messages.map((m) => m.to.join(",")).join("; ") || "none"})`);
         await Bun.sleep(20);
       }
     },

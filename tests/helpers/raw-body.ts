@@ -38,7 +38,9 @@ export async function sendStreamedBody(options: {
   let sent = 0;
   while (sent < options.totalBytes && !answered && !socket.destroyed) {
     const piece = chunk.subarray(0, Math.min(chunk.byteLength, options.totalBytes - sent));
-    const framed = options.declareLength ? piece : Buffer.concat([Buffer.from(`${piece.byteLength.toString(16)}\r\n`), piece, Buffer.from("\r\n")]);
+    const framed = options.declareLength
+      ? piece
+      : Buffer.concat([Buffer.from(`${piece.byteLength.toString(16)}\r\n`), piece, Buffer.from("\r\n")]);
     const flushed = socket.write(framed);
     sent += piece.byteLength;
     if (!flushed) await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), closed]);

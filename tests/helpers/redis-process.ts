@@ -45,7 +45,11 @@ export async function startRedisProcess(): Promise<RedisProcess> {
   };
 
   const start = async () => {
-    child = Bun.spawn({ cmd: ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], stdout: "ignore", stderr: "ignore" });
+    child = Bun.spawn({
+      cmd: ["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     for (let attempt = 0; attempt < 100; attempt++) {
       if ((await command("PING").catch(() => undefined)) === "PONG") return;
       await Bun.sleep(50);

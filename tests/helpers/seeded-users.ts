@@ -21,7 +21,14 @@ export async function seedUsers(
     await server.store.query(
       `insert into users (username, password, display_name, role, status, quota, "group", email, setting, access_token, created_at)
        values (?, ?, ?, 1, 1, ?, ?, ?, ?, ?, 0)`,
-      username, "!seeded-no-password", username, fields.quota ?? 0, fields.group ?? "default", fields.email ?? "", fields.setting ?? "", hash,
+      username,
+      "!seeded-no-password",
+      username,
+      fields.quota ?? 0,
+      fields.group ?? "default",
+      fields.email ?? "",
+      fields.setting ?? "",
+      hash,
     );
     const [row] = await server.store.query<{ id: number }>("select id from users where username = ?", username);
     const session = new ApiSession(server.url);

@@ -48,17 +48,21 @@ export async function createTestStore(): Promise<TestStore> {
   }
   const folder = mkdtempSync(join(tmpdir(), "switchyard-test-"));
   const path = join(folder, "store.db");
-  let reader: Database | undefined;
   return {
     dialect: "sqlite",
     env: { SQLITE_PATH: path },
+    // A connection per query, closed at once: one left open would count as a process using the
+    // store, and `switchyard import` refuses to write into a store another process has open.
     async query(text, ...params) {
-      reader ??= new Database(path);
-      reader.run("PRAGMA busy_timeout = 5000");
-      return reader.query(text).all(...(params as never[])) as never;
+      const reader = new Database(path);
+      try {
+        reader.run("PRAGMA busy_timeout = 5000");
+        return reader.query(text).all(...(params as never[])) as never;
+      } finally {
+        reader.close();
+      }
     },
     async dispose() {
-      reader?.close();
       rmSync(folder, { recursive: true, force: true });
     },
   };

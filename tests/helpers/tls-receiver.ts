@@ -22,7 +22,24 @@ export function startTlsReceiver(address = "127.0.0.2"): TlsReceiver {
   const cert = join(folder, "cert.pem");
   const key = join(folder, "key.pem");
   const made = Bun.spawnSync({
-    cmd: ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", `/CN=${address}`, "-addext", `subjectAltName=IP:${address}`],
+    cmd: [
+      "openssl",
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "2",
+      "-subj",
+      `/CN=${address}`,
+      "-addext",
+      `subjectAltName=IP:${address}`,
+    ],
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -1,9 +1,21 @@
-// Billing to the last quota unit (spec §9): ratio, completion ratio, group ratio, fixed price,
+// Billing to the last quota unit: ratio, completion ratio, group ratio, fixed price,
 // mapped models, images, speech, local counting when the upstream reports no usage, refunds on
 // failure, and the one settlement moving user, token, channel and log together.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { availableParallelism } from "node:os";
 import { countChatPromptTokens, countTextTokens } from "../../src/services/billing/token-counter.ts";
-import { addChannel, addToken, n, one, openai, postRelay, reservedFor, setOptions, startRelayWorld, type RelayWorld } from "./relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  reservedFor,
+  setOptions,
+  startRelayWorld,
+  type RelayWorld,
+} from "../helpers/relay-world.ts";
 
 let world: RelayWorld;
 let channelId: number;
@@ -27,7 +39,15 @@ const nothingReserved = async () => expect(await reservedFor(world, { userId: 1,
 afterAll(() => world.stop());
 beforeEach(() => world.upstream.reset());
 
-type Balances = { userQuota: number; userUsed: number; requests: number; tokenRemain: number; tokenUsed: number; channelUsed: number; logs: number };
+type Balances = {
+  userQuota: number;
+  userUsed: number;
+  requests: number;
+  tokenRemain: number;
+  tokenUsed: number;
+  channelUsed: number;
+  logs: number;
+};
 
 async function balances(tokenId: number): Promise<Balances> {
   const user = await one(world, "select quota, used_quota, request_count from users where id = 1");
@@ -65,7 +85,7 @@ async function expectCharge(tokenId: number, quota: number, call: () => Promise<
   return log;
 }
 
-describe("the §9 formula", () => {
+describe("the ratio formula", () => {
   let token: { id: number; key: string };
   beforeAll(async () => {
     token = await addToken(world.root, { name: "limited", unlimited_quota: false, remain_quota: 10_000_000 });
@@ -73,23 +93,43 @@ describe("the §9 formula", () => {
 
   test("model ratio and completion ratio: (100 + 50 x 4) x 1.25 = 375", async () => {
     world.upstream.behave("sk-billing", { promptTokens: 100, completionTokens: 50 });
-    const log = await expectCharge(token.id, 375, () => openai(world, token.key).chat.completions.create({ model: "gpt-4o", messages: messages as never }));
+    const log = await expectCharge(token.id, 375, () =>
+      openai(world, token.key).chat.completions.create({ model: "gpt-4o", messages: messages as never }),
+    );
     expect(log.content).toBe("模型倍率 1.25，补全倍率 4.00，分组倍率 1.00");
     const other = JSON.parse(log.other);
-    expect(other).toMatchObject({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, model_price: -1, admin_info: { use_channel: [String(channelId)] } });
+    expect(other).toMatchObject({
+      model_ratio: 1.25,
+      completion_ratio: 4,
+      group_ratio: 1,
+      model_price: -1,
+      admin_info: { use_channel: [String(channelId)] },
+    });
     expect(other.frt).toBeGreaterThanOrEqual(0);
-    expect([n(log.prompt_tokens), n(log.completion_tokens), log.token_name, log.username, log.group]).toEqual([100, 50, "limited", "root", "default"]);
+    expect([n(log.prompt_tokens), n(log.completion_tokens), log.token_name, log.username, log.group]).toEqual([
+      100,
+      50,
+      "limited",
+      "root",
+      "default",
+    ]);
     // The token's last use is recorded with the settlement.
-    expect(n((await one(world, "select accessed_time from tokens where id = ?", token.id)).accessed_time)).toBeGreaterThanOrEqual(n(log.created_at));
+    expect(n((await one(world, "select accessed_time from tokens where id = ?", token.id)).accessed_time)).toBeGreaterThanOrEqual(
+      n(log.created_at),
+    );
   });
 
   test("options override the built-in ratios", async () => {
     await setOptions(world, { CompletionRatio: JSON.stringify({ "gpt-4o": 2 }) });
     world.upstream.behave("sk-billing", { promptTokens: 100, completionTokens: 50 });
-    await expectCharge(token.id, 250, () => openai(world, token.key).chat.completions.create({ model: "gpt-4o", messages: messages as never }));
+    await expectCharge(token.id, 250, () =>
+      openai(world, token.key).chat.completions.create({ model: "gpt-4o", messages: messages as never }),
+    );
     await setOptions(world, { CompletionRatio: "{}", ModelRatio: JSON.stringify({ "alias-4o": 0.5, "gpt-4o": 2 }) });
     world.upstream.behave("sk-billing", { promptTokens: 100, completionTokens: 50 });
-    await expectCharge(token.id, 600, () => openai(world, token.key).chat.completions.create({ model: "gpt-4o", messages: messages as never }));
+    await expectCharge(token.id, 600, () =>
+      openai(world, token.key).chat.completions.create({ model: "gpt-4o", messages: messages as never }),
+    );
     await setOptions(world, { ModelRatio: JSON.stringify({ "alias-4o": 0.5 }) });
   });
 
@@ -97,7 +137,9 @@ describe("the §9 formula", () => {
     await setOptions(world, { GroupRatio: JSON.stringify({ default: 1, vip: 1.5, svip: 1 }) });
     const vip = await addToken(world.root, { name: "vip", group: "vip", unlimited_quota: false, remain_quota: 1_000_000 });
     world.upstream.behave("sk-billing", { promptTokens: 100, completionTokens: 50 });
-    const log = await expectCharge(vip.id, 563, () => openai(world, vip.key).chat.completions.create({ model: "gpt-4o", messages: messages as never }));
+    const log = await expectCharge(vip.id, 563, () =>
+      openai(world, vip.key).chat.completions.create({ model: "gpt-4o", messages: messages as never }),
+    );
     expect(log.group).toBe("vip");
     expect(JSON.parse(log.other).group_ratio).toBe(1.5);
     await setOptions(world, { GroupRatio: JSON.stringify({ default: 1, vip: 1, svip: 1 }) });
@@ -105,7 +147,9 @@ describe("the §9 formula", () => {
 
   test("a fixed price per call wins, whatever the tokens", async () => {
     world.upstream.behave("sk-billing", { promptTokens: 9999, completionTokens: 9999 });
-    const log = await expectCharge(token.id, 10_000, () => openai(world, token.key).chat.completions.create({ model: "my-fixed-model", messages: messages as never }));
+    const log = await expectCharge(token.id, 10_000, () =>
+      openai(world, token.key).chat.completions.create({ model: "my-fixed-model", messages: messages as never }),
+    );
     expect(log.content).toBe("模型价格 0.02，分组倍率 1.00");
     expect(JSON.parse(log.other).model_price).toBe(0.02);
   });
@@ -113,7 +157,9 @@ describe("the §9 formula", () => {
   test("a mapped model is priced by the name the client asked for", async () => {
     world.upstream.behave("sk-billing", { promptTokens: 100, completionTokens: 50 });
     // alias-4o has ratio 0.5 (gpt-4o would be 1.25) and the family completion ratio 1.
-    const log = await expectCharge(token.id, 75, () => openai(world, token.key).chat.completions.create({ model: "alias-4o", messages: messages as never }));
+    const log = await expectCharge(token.id, 75, () =>
+      openai(world, token.key).chat.completions.create({ model: "alias-4o", messages: messages as never }),
+    );
     expect(world.upstream.received[0]!.json.model).toBe("gpt-4o");
     expect(JSON.parse(log.other)).toMatchObject({ is_model_mapped: true, upstream_model_name: "gpt-4o" });
   });
@@ -135,15 +181,23 @@ describe("other endpoints", () => {
 
   test("images: price per image x size x quality x count", async () => {
     // dall-e-3 has a price of $0.04; 1024x1792 counts twice, hd 1.5 for tall sizes.
-    await expectCharge(token.id, 60_000, () => openai(world, token.key).images.generate({ model: "dall-e-3", prompt: "x", size: "1024x1792", quality: "hd" }));
+    await expectCharge(token.id, 60_000, () =>
+      openai(world, token.key).images.generate({ model: "dall-e-3", prompt: "x", size: "1024x1792", quality: "hd" }),
+    );
     // dall-e-2 has ratio 8 = $0.02 per image; 512x512 counts 0.45; two pictures.
-    await expectCharge(token.id, 9_000, () => openai(world, token.key).images.generate({ model: "dall-e-2", prompt: "x", size: "512x512", n: 2 }));
+    await expectCharge(token.id, 9_000, () =>
+      openai(world, token.key).images.generate({ model: "dall-e-2", prompt: "x", size: "512x512", n: 2 }),
+    );
     const wrong = await postRelay(world, "/v1/images/generations", token.key, { model: "dall-e-3", prompt: "x", size: "512x512" });
     expect(wrong.status).toBe(400);
   });
 
   test("speech: characters at the model ratio", async () => {
-    await expectCharge(token.id, Math.round(11 * 7.5), () => openai(world, token.key).audio.speech.create({ model: "tts-1", voice: "alloy", input: "Hello there" }).then((answer) => answer.arrayBuffer()));
+    await expectCharge(token.id, Math.round(11 * 7.5), () =>
+      openai(world, token.key)
+        .audio.speech.create({ model: "tts-1", voice: "alloy", input: "Hello there" })
+        .then((answer) => answer.arrayBuffer()),
+    );
   });
 
   test("embeddings: prompt tokens, at least one unit", async () => {
@@ -163,7 +217,9 @@ describe("usage the upstream did not report", () => {
     world.upstream.behave("sk-billing", { omitUsage: true, content: "Counted locally, token by token." });
     const completion = countTextTokens("Counted locally, token by token.", "gpt-4o");
     const quota = Math.round((prompt() + completion * 4) * 1.25);
-    const log = await expectCharge(token.id, quota, () => openai(world, token.key).chat.completions.create({ model: "gpt-4o", messages: messages as never }));
+    const log = await expectCharge(token.id, quota, () =>
+      openai(world, token.key).chat.completions.create({ model: "gpt-4o", messages: messages as never }),
+    );
     expect([n(log.prompt_tokens), n(log.completion_tokens)]).toEqual([prompt(), completion]);
     expect(log.content).toContain("本地计数");
   });
@@ -174,10 +230,39 @@ describe("usage the upstream did not report", () => {
     const quota = Math.round((prompt() + completion * 4) * 1.25);
     let usage: unknown;
     await expectCharge(token.id, quota, async () => {
-      const stream = await openai(world, token.key).chat.completions.create({ model: "gpt-4o", messages: messages as never, stream: true, stream_options: { include_usage: true } });
+      const stream = await openai(world, token.key).chat.completions.create({
+        model: "gpt-4o",
+        messages: messages as never,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
       for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
     });
     expect(usage).toEqual({ prompt_tokens: prompt(), completion_tokens: completion, total_tokens: prompt() + completion });
+  });
+
+  test("the same request costs the same while CPU hogs run beside the gateway (issue 29)", async () => {
+    // A prompt larger than one count's work budget: counted in part, the rest estimated.
+    let seed = 29;
+    const bytes = Array.from({ length: 600_000 }, () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24);
+    const big = [{ role: "user", content: Buffer.from(bytes).toString("base64") }];
+    const promptTokens = countChatPromptTokens(big, "gpt-4o");
+    expect(promptTokens).not.toBe(countChatPromptTokens(big, "gpt-4o", undefined, Number.POSITIVE_INFINITY));
+    const quota = Math.round((promptTokens + countTextTokens("Counted locally.", "gpt-4o") * 4) * 1.25);
+    const call = () => openai(world, token.key).chat.completions.create({ model: "gpt-4o", messages: big as never });
+    world.upstream.behave("sk-billing", { omitUsage: true, content: "Counted locally." });
+    const quiet = await expectCharge(token.id, quota, call);
+    // A busy loop per core, in processes of their own: the gateway gets a share of the CPU at best.
+    const hogs = Array.from({ length: Math.max(2, availableParallelism()) }, () =>
+      Bun.spawn({ cmd: [process.execPath, "-e", "for (;;) {}"], stdout: "ignore", stderr: "ignore" }),
+    );
+    try {
+      const busy = await expectCharge(token.id, quota, call);
+      expect(n(busy.prompt_tokens)).toBe(n(quiet.prompt_tokens));
+      expect(n(busy.prompt_tokens)).toBe(promptTokens);
+    } finally {
+      for (const hog of hogs) hog.kill();
+    }
   });
 
   test("usage inside the last content chunk is used and the chunk still forwarded", async () => {
@@ -239,14 +324,21 @@ describe("the client leaves mid-stream", () => {
     while (!text.includes('"content":"the "')) text += new TextDecoder().decode((await reader.read()).value);
     abort.abort();
     // Settled well before the relay's own silence timeout (3 s here) could have ended the call.
-    for (let wait = 0; wait < 40 && (await balances(token.id)).logs === before.logs; wait++) await Bun.sleep(50);
+    // The settlement and the upstream's view of the cut arrive in either order on a busy machine.
+    const settledAndCut = async () =>
+      (await balances(token.id)).logs !== before.logs && world.upstream.receivedBy("sk-billing")[0]?.streamEnd !== undefined;
+    for (let wait = 0; wait < 40 && !(await settledAndCut()); wait++) await Bun.sleep(50);
     const [call] = world.upstream.receivedBy("sk-billing");
     expect(call!.streamEnd).toBe("cancelled");
     const prompt = countChatPromptTokens(messages, "gpt-4o");
     const completion = countTextTokens("Hello from the ", "gpt-4o");
     const quota = Math.round((prompt + completion * 4) * 1.25);
     const after = await balances(token.id);
-    expect([before.userQuota - after.userQuota, after.logs - before.logs, before.tokenRemain - after.tokenRemain]).toEqual([quota, 1, quota]);
+    expect([before.userQuota - after.userQuota, after.logs - before.logs, before.tokenRemain - after.tokenRemain]).toEqual([
+      quota,
+      1,
+      quota,
+    ]);
     const log = await one(world, "select content, prompt_tokens, completion_tokens from logs where type = 2 order by id desc limit 1");
     expect([n(log.prompt_tokens), n(log.completion_tokens)]).toEqual([prompt, completion]);
     expect(log.content).toEndWith("客户端断开");
@@ -262,7 +354,12 @@ describe("logging switched off", () => {
     world.upstream.behave("sk-billing", { promptTokens: 100, completionTokens: 50 });
     await openai(world, token.key).chat.completions.create({ model: "gpt-4o", messages: messages as never });
     const after = await balances(token.id);
-    expect([before.userQuota - after.userQuota, after.userUsed - before.userUsed, after.tokenUsed - before.tokenUsed, after.logs - before.logs]).toEqual([375, 375, 375, 0]);
+    expect([
+      before.userQuota - after.userQuota,
+      after.userUsed - before.userUsed,
+      after.tokenUsed - before.tokenUsed,
+      after.logs - before.logs,
+    ]).toEqual([375, 375, 375, 0]);
     await setOptions(world, { LogConsumeEnabled: true });
   });
 });

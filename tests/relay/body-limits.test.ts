@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { readFileSync } from "node:fs";
 import { toFile } from "openai";
 import { sendStreamedBody } from "../helpers/raw-body.ts";
-import { addChannel, addToken, openai, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, openai, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "../helpers/relay-world.ts";
 
 let world: RelayWorld;
 let key: string;
@@ -99,7 +99,10 @@ describe("JSON endpoints", () => {
 describe("audio uploads", () => {
   test("a 24 MB recording is transcribed; a 27 MB one gets 413 (OpenAI's limit is 25 MB)", async () => {
     const client = openai(world, key);
-    const small = await client.audio.transcriptions.create({ model: "whisper-1", file: await toFile(new Uint8Array(24 * megabyte), "speech.mp3") });
+    const small = await client.audio.transcriptions.create({
+      model: "whisper-1",
+      file: await toFile(new Uint8Array(24 * megabyte), "speech.mp3"),
+    });
     expect(small.text).toBeString();
     expect(world.upstream.received).toHaveLength(1);
     const boundary = "----limits";

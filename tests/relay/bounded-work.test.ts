@@ -4,7 +4,7 @@
 // the first two (the tokenizer's cost on long runs without spaces grows far faster than their
 // length), during which the gateway answered nobody.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { addChannel, addToken, n, one, setOptions, startRelayWorld, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, n, one, setOptions, startRelayWorld, type RelayWorld } from "../helpers/relay-world.ts";
 
 let world: RelayWorld;
 let key: string;
@@ -64,7 +64,15 @@ describe("prompts that used to stall the gateway", () => {
     const text = `data:image/png;base64,${Buffer.from(image).toString("base64")}`;
     await expectServedWithoutStall({
       model: "gpt-4o-mini",
-      messages: [{ role: "user", content: [{ type: "text", text: "What is in this picture?" }, { type: "text", text }] }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is in this picture?" },
+            { type: "text", text },
+          ],
+        },
+      ],
     });
   });
 

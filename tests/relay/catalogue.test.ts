@@ -1,4 +1,4 @@
-// The whole channel type catalogue (spec §3) through one real gateway: for every relay kind a
+// The whole channel type catalogue through one real gateway: for every relay kind a
 // channel is created the way an operator would (the key in the format the drawer asks for), its
 // channel test (GET /api/channel/test/{id}) must pass and reach the kind's imitation, and the
 // official openai client routes one call to it, whole and streamed (embeddings for the kinds that
@@ -7,7 +7,7 @@
 // a submission reaches their imitations. The kinds come from the catalogue itself, so a kind
 // added to it without an adaptor (or without an imitation here) fails this suite.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { channelTypes, channelTypeInfo } from "../../src/services/channels/channel-types.ts";
+import { ChannelType, channelTypes, channelTypeInfo } from "../../src/services/channels/channel-types.ts";
 import { hasAdaptor } from "../../src/relay/providers/registry.ts";
 import { startAiProxyLibraryUpstream, type AskUpstream } from "../fixtures/aiproxy-library-upstream.ts";
 import { startBaiduUpstream, type BaiduUpstream } from "../fixtures/baidu-upstream.ts";
@@ -28,11 +28,22 @@ import { startSparkUpstream, type SparkUpstream } from "../fixtures/spark-upstre
 import { startSunoUpstream, type SunoUpstream } from "../fixtures/suno-upstream.ts";
 import { startArkUpstream, type ArkUpstream } from "../fixtures/volcengine-upstream.ts";
 import { startZhipuUpstream, type ZhipuUpstream } from "../fixtures/zhipu-upstream.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, type ChannelInput, type RelayWorld } from "./relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  type ChannelInput,
+  type RelayWorld,
+} from "../helpers/relay-world.ts";
 
 /** Served by the task relay (src/relay/tasks/), not by a chat adaptor. */
-const taskKinds = new Set([2, 5, 36]);
-const relayKinds = channelTypes.map((info) => info.value).filter((kind) => !taskKinds.has(kind));
+const taskKinds = new Set<number>([ChannelType.Midjourney, ChannelType.MidjourneyPlus, ChannelType.Suno]);
+const relayKinds = channelTypes.map((info) => info.type).filter((kind) => !taskKinds.has(kind));
 
 type Imitations = {
   baidu: BaiduUpstream;
@@ -80,7 +91,27 @@ const fastgptApp = "64f335d84283f05518e9e041";
 const aliasOf = (kind: number) => (plans[kind]?.endpoint === "embeddings" ? `catalogue-${kind}-embedding` : `catalogue-${kind}`);
 
 async function startImitations(): Promise<Imitations> {
-  const [baidu, bedrock, claude, cloudflare, cohere, dashscope, dify, fastgpt, google, hunyuan, jina, library, m3e, midjourney, minimax, spark, suno, ark, zhipu] = await Promise.all([
+  const [
+    baidu,
+    bedrock,
+    claude,
+    cloudflare,
+    cohere,
+    dashscope,
+    dify,
+    fastgpt,
+    google,
+    hunyuan,
+    jina,
+    library,
+    m3e,
+    midjourney,
+    minimax,
+    spark,
+    suno,
+    ark,
+    zhipu,
+  ] = await Promise.all([
     startBaiduUpstream(),
     startBedrockUpstream({ credentials: { AKIACATALOGUE: "catalogue/secret" }, region: "us-east-1" }),
     startClaudeUpstream(),
@@ -101,13 +132,44 @@ async function startImitations(): Promise<Imitations> {
     startArkUpstream(),
     startZhipuUpstream(),
   ]);
-  return { baidu, bedrock, claude, cloudflare, cohere, dashscope, dify, fastgpt, google, hunyuan, jina, library, m3e, midjourney, minimax, spark, suno, ark, zhipu };
+  return {
+    baidu,
+    bedrock,
+    claude,
+    cloudflare,
+    cohere,
+    dashscope,
+    dify,
+    fastgpt,
+    google,
+    hunyuan,
+    jina,
+    library,
+    m3e,
+    midjourney,
+    minimax,
+    spark,
+    suno,
+    ark,
+    zhipu,
+  };
 }
 
 /** A kind of the OpenAI-compatible family at the shared OpenAI imitation, told apart by its key. */
-function openAIFamily(type: number, upstreamModel: string, extra: Partial<KindPlan["channel"]> = {}, path = /^\/v1\/chat\/completions$/): KindPlan {
+function openAIFamily(
+  type: number,
+  upstreamModel: string,
+  extra: Partial<KindPlan["channel"]> = {},
+  path = /^\/v1\/chat\/completions$/,
+): KindPlan {
   const channelKey = `sk-catalogue-${type}`;
-  return { channel: { type, key: channelKey, base_url: world.upstream.url, ...extra }, upstreamModel, endpoint: "chat", seen: () => world.upstream.receivedBy(channelKey), path };
+  return {
+    channel: { type, key: channelKey, base_url: world.upstream.url, ...extra },
+    upstreamModel,
+    endpoint: "chat",
+    seen: () => world.upstream.receivedBy(channelKey),
+    path,
+  };
 }
 
 const byWho = (received: { who: string; path: string }[], who: string) => () => received.filter((entry) => entry.who === who);
@@ -139,7 +201,12 @@ async function plansFor(): Promise<Record<number, KindPlan>> {
     // No `other`: the API version defaults as the drawer shows it.
     3: openAIFamily(3, "gpt-4o", {}, /^\/openai\/deployments\/gpt-4o\/chat\/completions$/),
     4: openAIFamily(4, "qwen2.5"),
-    8: openAIFamily(8, "custom-upstream", { base_url: `${world.upstream.url}/gateway/{model}/chat/completions` }, /^\/gateway\/custom-upstream\/chat\/completions$/),
+    8: openAIFamily(
+      8,
+      "custom-upstream",
+      { base_url: `${world.upstream.url}/gateway/{model}/chat/completions` },
+      /^\/gateway\/custom-upstream\/chat\/completions$/,
+    ),
     19: openAIFamily(19, "360gpt-pro"),
     25: openAIFamily(25, "moonshot-v1-8k"),
     31: openAIFamily(31, "yi-large"),
@@ -147,64 +214,70 @@ async function plansFor(): Promise<Record<number, KindPlan>> {
     42: openAIFamily(42, "mistral-small-latest"),
     43: openAIFamily(43, "deepseek-chat"),
     14: {
-      channel: { type: 14, key: claudeKey, base_url: up.claude.url },
+      channel: { type: ChannelType.Claude, key: claudeKey, base_url: up.claude.url },
       upstreamModel: "claude-3-5-haiku-20241022",
       endpoint: "chat",
       seen: () => up.claude.received.filter((entry) => entry.key === claudeKey),
       path: /^\/v1\/messages$/,
     },
     33: {
-      channel: { type: 33, key: "AKIACATALOGUE|catalogue/secret|us-east-1", base_url: up.bedrock.url },
+      channel: { type: ChannelType.Bedrock, key: "AKIACATALOGUE|catalogue/secret|us-east-1", base_url: up.bedrock.url },
       upstreamModel: "claude-3-5-haiku-20241022",
       endpoint: "chat",
       seen: () => up.bedrock.received.filter((entry) => entry.accessKeyId === "AKIACATALOGUE"),
       path: /^\/model\/[^/]+\/(invoke|invoke-with-response-stream)$/,
     },
     41: {
-      channel: { type: 41, key: vertex.keyFile, base_url: up.google.url, other: "us-central1" },
+      channel: { type: ChannelType.Vertex, key: vertex.keyFile, base_url: up.google.url, other: "us-central1" },
       upstreamModel: "gemini-2.5-flash",
       endpoint: "chat",
       seen: () => up.google.receivedBy(vertexEmail),
       path: /^\/v1\/projects\/proj-catalogue\/locations\/us-central1\/publishers\/google\/models\/gemini-2\.5-flash:(generateContent|streamGenerateContent)$/,
     },
     24: {
-      channel: { type: 24, key: "AIza-catalogue-gemini", base_url: up.google.url },
+      channel: { type: ChannelType.Gemini, key: "AIza-catalogue-gemini", base_url: up.google.url },
       upstreamModel: "gemini-2.0-flash",
       endpoint: "chat",
       seen: () => up.google.receivedBy("AIza-catalogue-gemini"),
       path: /^\/v1beta\/models\/gemini-2\.0-flash:(generateContent|streamGenerateContent)$/,
     },
     11: {
-      channel: { type: 11, key: "AIza-catalogue-palm", base_url: up.google.url },
+      channel: { type: ChannelType.PaLM, key: "AIza-catalogue-palm", base_url: up.google.url },
       upstreamModel: "PaLM-2",
       endpoint: "chat",
       seen: () => up.google.receivedBy("AIza-catalogue-palm"),
       path: /^\/v1beta2\/models\/chat-bison-001:generateMessage$/,
     },
-    34: { channel: { type: 34, key: "co-catalogue", base_url: up.cohere.url }, upstreamModel: "command-r", endpoint: "chat", seen: byWho(up.cohere.received, "co-catalogue"), path: /^\/v2\/chat$/ },
+    34: {
+      channel: { type: ChannelType.Cohere, key: "co-catalogue", base_url: up.cohere.url },
+      upstreamModel: "command-r",
+      endpoint: "chat",
+      seen: byWho(up.cohere.received, "co-catalogue"),
+      path: /^\/v2\/chat$/,
+    },
     39: {
-      channel: { type: 39, key: "cf-catalogue", base_url: up.cloudflare.url, other: "acc-catalogue" },
+      channel: { type: ChannelType.Cloudflare, key: "cf-catalogue", base_url: up.cloudflare.url, other: "acc-catalogue" },
       upstreamModel: "@cf/meta/llama-3.1-8b-instruct",
       endpoint: "chat",
       seen: byWho(up.cloudflare.received, "cf-catalogue"),
       path: /^\/client\/v4\/accounts\/acc-catalogue\/ai\//,
     },
     15: {
-      channel: { type: 15, key: "ak-catalogue|sk-catalogue", base_url: up.baidu.url },
+      channel: { type: ChannelType.Baidu, key: "ak-catalogue|sk-catalogue", base_url: up.baidu.url },
       upstreamModel: "ERNIE-4.0-8K",
       endpoint: "chat",
       seen: () => up.baidu.received.filter((entry) => entry.who === "ak-catalogue" && entry.path !== "/oauth/2.0/token"),
       path: /^\/rpc\/2\.0\/ai_custom\/v1\/wenxinworkshop\/chat\/completions_pro$/,
     },
     46: {
-      channel: { type: 46, key: "bce-v3/ALTAK-catalogue/secret", base_url: up.baidu.url },
+      channel: { type: ChannelType.BaiduV2, key: "bce-v3/ALTAK-catalogue/secret", base_url: up.baidu.url },
       upstreamModel: "ernie-4.0-8k",
       endpoint: "chat",
       seen: byWho(up.baidu.received, "bce-v3/ALTAK-catalogue/secret"),
       path: /^\/v2\/chat\/completions$/,
     },
     17: {
-      channel: { type: 17, key: "sk-ds-catalogue", base_url: up.dashscope.url },
+      channel: { type: ChannelType.DashScope, key: "sk-ds-catalogue", base_url: up.dashscope.url },
       upstreamModel: "qwen-plus",
       endpoint: "chat",
       seen: byWho(up.dashscope.received, "sk-ds-catalogue"),
@@ -212,52 +285,82 @@ async function plansFor(): Promise<Record<number, KindPlan>> {
     },
     // No `other`: the version defaults to v2.1, and the model's own version (v3.5) wins over it.
     18: {
-      channel: { type: 18, key: "app-catalogue|secret-catalogue|key-catalogue", base_url: up.spark.url },
+      channel: { type: ChannelType.Spark, key: "app-catalogue|secret-catalogue|key-catalogue", base_url: up.spark.url },
       upstreamModel: "SparkDesk-v3.5",
       endpoint: "chat",
       seen: () => up.spark.received.filter((entry) => entry.who === "app-catalogue" && entry.method === "FRAME"),
       path: /^\/v3\.5\/chat$/,
     },
     16: {
-      channel: { type: 16, key: "idcatalogue.secret-catalogue", base_url: up.zhipu.url },
+      channel: { type: ChannelType.Zhipu, key: "idcatalogue.secret-catalogue", base_url: up.zhipu.url },
       upstreamModel: "chatglm_turbo",
       endpoint: "chat",
       seen: byWho(up.zhipu.received, "idcatalogue"),
       path: /^\/api\/paas\/v3\/model-api\/chatglm_turbo\/(invoke|sse-invoke)$/,
     },
     26: {
-      channel: { type: 26, key: "idcatalogue.secret-catalogue", base_url: up.zhipu.url },
+      channel: { type: ChannelType.ZhipuV4, key: "idcatalogue.secret-catalogue", base_url: up.zhipu.url },
       upstreamModel: "glm-4-flash",
       endpoint: "chat",
       seen: byWho(up.zhipu.received, "idcatalogue"),
       path: /^\/api\/paas\/v4\/chat\/completions$/,
     },
-    45: { channel: { type: 45, key: "ark-catalogue", base_url: up.ark.url }, upstreamModel: "ep-catalogue", endpoint: "chat", seen: byWho(up.ark.received, "ark-catalogue"), path: /^\/api\/v3\/chat\/completions$/ },
+    45: {
+      channel: { type: ChannelType.Volcengine, key: "ark-catalogue", base_url: up.ark.url },
+      upstreamModel: "ep-catalogue",
+      endpoint: "chat",
+      seen: byWho(up.ark.received, "ark-catalogue"),
+      path: /^\/api\/v3\/chat\/completions$/,
+    },
     23: {
-      channel: { type: 23, key: "1250000000|AKIDcatalogue|secret-catalogue", base_url: up.hunyuan.url },
+      channel: { type: ChannelType.Hunyuan, key: "1250000000|AKIDcatalogue|secret-catalogue", base_url: up.hunyuan.url },
       upstreamModel: "hunyuan-lite",
       endpoint: "chat",
       seen: byWho(up.hunyuan.received, "AKIDcatalogue"),
       path: /^\/$/,
     },
-    35: { channel: { type: 35, key: "mm-catalogue", base_url: up.minimax.url }, upstreamModel: "abab6.5s-chat", endpoint: "chat", seen: byWho(up.minimax.received, "mm-catalogue"), path: /^\/v1\/text\/chatcompletion_v2$/ },
-    37: { channel: { type: 37, key: "app-catalogue", base_url: up.dify.url }, upstreamModel: "dify", endpoint: "chat", seen: byWho(up.dify.received, "app-catalogue"), path: /^\/v1\/chat-messages$/ },
-    38: { channel: { type: 38, key: "jina_catalogue", base_url: up.jina.url }, upstreamModel: "jina-embeddings-v3", endpoint: "embeddings", seen: byWho(up.jina.received, "jina_catalogue"), path: /^\/v1\/embeddings$/ },
+    35: {
+      channel: { type: ChannelType.MiniMax, key: "mm-catalogue", base_url: up.minimax.url },
+      upstreamModel: "abab6.5s-chat",
+      endpoint: "chat",
+      seen: byWho(up.minimax.received, "mm-catalogue"),
+      path: /^\/v1\/text\/chatcompletion_v2$/,
+    },
+    37: {
+      channel: { type: ChannelType.Dify, key: "app-catalogue", base_url: up.dify.url },
+      upstreamModel: "dify",
+      endpoint: "chat",
+      seen: byWho(up.dify.received, "app-catalogue"),
+      path: /^\/v1\/chat-messages$/,
+    },
+    38: {
+      channel: { type: ChannelType.Jina, key: "jina_catalogue", base_url: up.jina.url },
+      upstreamModel: "jina-embeddings-v3",
+      endpoint: "embeddings",
+      seen: byWho(up.jina.received, "jina_catalogue"),
+      path: /^\/v1\/embeddings$/,
+    },
     22: {
-      channel: { type: 22, key: `fastgpt-catalogue-${fastgptApp}`, base_url: up.fastgpt.url },
+      channel: { type: ChannelType.FastGPT, key: `fastgpt-catalogue-${fastgptApp}`, base_url: up.fastgpt.url },
       upstreamModel: "knowledge",
       endpoint: "chat",
       seen: byWho(up.fastgpt.received, "fastgpt-catalogue"),
       path: /^\/api\/v1\/chat\/completions$/,
     },
     21: {
-      channel: { type: 21, key: "aip-catalogue", base_url: up.library.url, other: "123456" },
+      channel: { type: ChannelType.AIProxyLibrary, key: "aip-catalogue", base_url: up.library.url, other: "123456" },
       upstreamModel: "gpt-4o-mini",
       endpoint: "chat",
       seen: byWho(up.library.received, "aip-catalogue"),
       path: /^\/api\/library\/ask$/,
     },
-    44: { channel: { type: 44, key: "sk-m3e-catalogue", base_url: up.m3e.url }, upstreamModel: "m3e-base", endpoint: "embeddings", seen: byWho(up.m3e.received, "sk-m3e-catalogue"), path: /^\/v1\/embeddings$/ },
+    44: {
+      channel: { type: ChannelType.MokaAI, key: "sk-m3e-catalogue", base_url: up.m3e.url },
+      upstreamModel: "m3e-base",
+      endpoint: "embeddings",
+      seen: byWho(up.m3e.received, "sk-m3e-catalogue"),
+      path: /^\/v1\/embeddings$/,
+    },
   };
 }
 
@@ -275,7 +378,9 @@ afterAll(async () => {
 
 describe("the channel type catalogue", () => {
   test("every kind is served: by a relay adaptor, or (drawing and music) by the task relay", () => {
-    const unserved = channelTypes.filter((info) => !taskKinds.has(info.value) && !hasAdaptor(info.value)).map((info) => `${info.value} ${info.name}`);
+    const unserved = channelTypes
+      .filter((info) => !taskKinds.has(info.type) && !hasAdaptor(info.type))
+      .map((info) => `${info.type} ${info.name}`);
     expect(unserved).toEqual([]);
     expect([...taskKinds].filter((kind) => hasAdaptor(kind))).toEqual([]);
     expect([...taskKinds].every((kind) => channelTypeInfo(kind))).toBe(true);
@@ -283,7 +388,13 @@ describe("the channel type catalogue", () => {
   });
 
   test("the drawer asks for each composite key in the spec's format, and the keys used here follow it", () => {
-    const formats: Record<number, string> = { 15: "APIKey|SecretKey", 18: "APPID|APISecret|APIKey", 23: "AppId|SecretId|SecretKey", 22: "APIKey-AppId", 33: "Ak|Sk|Region" };
+    const formats: Record<number, string> = {
+      15: "APIKey|SecretKey",
+      18: "APPID|APISecret|APIKey",
+      23: "AppId|SecretId|SecretKey",
+      22: "APIKey-AppId",
+      33: "Ak|Sk|Region",
+    };
     for (const [kind, format] of Object.entries(formats)) {
       expect(channelTypeInfo(Number(kind))!.keyHint).toContain(format);
       const channelKey = plans[Number(kind)]!.channel.key;
@@ -300,14 +411,21 @@ describe("the channel type catalogue", () => {
       if (!found) throw new Error(`kind ${kind} has no imitation in this suite`);
       return found;
     };
-    const lastLog = () => one(world, "select * from logs where type = 2 and channel_id = ? and token_name <> '模型测试' order by id desc limit 1", channelId);
+    const lastLog = () =>
+      one(world, "select * from logs where type = 2 and channel_id = ? and token_name <> '模型测试' order by id desc limit 1", channelId);
 
     test("created with the drawer's defaults, its channel test passes and reaches the imitation", async () => {
       const { channel, upstreamModel } = plan();
       const alias = aliasOf(kind);
-      channelId = await addChannel(world, { name: `catalogue-${kind}`, ...channel, models: alias, model_mapping: JSON.stringify({ [alias]: upstreamModel }) });
+      channelId = await addChannel(world, {
+        name: `catalogue-${kind}`,
+        ...channel,
+        models: alias,
+        model_mapping: JSON.stringify({ [alias]: upstreamModel }),
+      });
       const defaults = channelTypeInfo(kind)!.other?.defaultValue;
-      if (defaults !== undefined && channel.other === undefined) expect((await one(world, "select other from channels where id = ?", channelId)).other).toBe(defaults);
+      if (defaults !== undefined && channel.other === undefined)
+        expect((await one(world, "select other from channels where id = ?", channelId)).other).toBe(defaults);
       const before = plan().seen().length;
       const tested = await world.root.get(`/api/channel/test/${channelId}`);
       expect(tested.body.success ? true : tested.body.message).toBe(true);
@@ -340,7 +458,12 @@ describe("the channel type catalogue", () => {
       expect([n(whole.is_stream), n(whole.quota) > 0]).toEqual([0, true]);
 
       before = plan().seen().length;
-      const stream = await client.chat.completions.create({ model: alias, messages: [{ role: "user", content: "你好" }], stream: true, stream_options: { include_usage: true } });
+      const stream = await client.chat.completions.create({
+        model: alias,
+        messages: [{ role: "user", content: "你好" }],
+        stream: true,
+        stream_options: { include_usage: true },
+      });
       let text = "";
       let usage: { total_tokens: number } | undefined;
       for await (const chunk of stream) {
@@ -360,14 +483,28 @@ describe("the channel type catalogue", () => {
   test("Midjourney Proxy (2), Midjourney Proxy Plus (5) and Suno (36) are served by the task relay", async () => {
     const submitted: Record<number, unknown> = {};
     for (const kind of [2, 5]) {
-      const id = await addChannel(world, { name: `catalogue-${kind}`, type: kind, key: `mj-catalogue-${kind}`, base_url: up.midjourney.url, models: "mj_imagine" });
+      const id = await addChannel(world, {
+        name: `catalogue-${kind}`,
+        type: kind,
+        key: `mj-catalogue-${kind}`,
+        base_url: up.midjourney.url,
+        models: "mj_imagine",
+      });
       // An admin's key pinned to the channel (sk-<key>-<id>) picks it among the two.
       const answer = await postRelay(world, "/mj/submit/imagine", `${key}-${id}`, { prompt: `catalogue ${kind}` });
       submitted[kind] = answer.json?.code;
-      expect(up.midjourney.received.filter((entry) => entry.secret === `mj-catalogue-${kind}` && entry.path === "/mj/submit/imagine")).toHaveLength(1);
+      expect(
+        up.midjourney.received.filter((entry) => entry.secret === `mj-catalogue-${kind}` && entry.path === "/mj/submit/imagine"),
+      ).toHaveLength(1);
     }
     expect(submitted).toEqual({ 2: 1, 5: 1 });
-    await addChannel(world, { name: "catalogue-36", type: 36, key: "suno-catalogue", base_url: up.suno.url, models: "suno_music" });
+    await addChannel(world, {
+      name: "catalogue-36",
+      type: ChannelType.Suno,
+      key: "suno-catalogue",
+      base_url: up.suno.url,
+      models: "suno_music",
+    });
     const song = await postRelay(world, "/suno/submit/music", key, { gpt_description_prompt: "a catalogue song", make_instrumental: true });
     expect(song.json).toMatchObject({ code: "success" });
     expect(up.suno.receivedAt("/suno/submit/music").map((entry) => entry.key)).toEqual(["suno-catalogue"]);

@@ -4,14 +4,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { openSharedState } from "../../src/cache/open-shared-state.ts";
 import type { SharedState } from "../../src/cache/shared-state.ts";
-import { testAllChannels, testChannel } from "../../src/relay/channel-test.ts";
-import { fetchUpstreamModels, queryUpstreamBalance } from "../../src/relay/providers/registry.ts";
+import { testAllChannels, testChannel } from "../../src/relay/channels/channel-test.ts";
+import { fetchUpstreamModels, queryUpstreamBalance } from "../../src/relay/channels/channel-upstream.ts";
 import { createChannels } from "../../src/services/channels/channel-writes.ts";
 import { loadOptions, setOptionsInternal } from "../../src/services/options/options.ts";
 import { createRootIfEmpty } from "../../src/services/users/registration.ts";
 import { closeStore, openStore } from "../../src/store/client.ts";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
 import { createTestStore, type TestStore } from "../helpers/test-store.ts";
+import { ChannelType } from "../../src/services/channels/channel-types.ts";
 
 let store: TestStore;
 let shared: SharedState;
@@ -19,7 +20,9 @@ let upstream: Upstream;
 
 beforeAll(async () => {
   store = await createTestStore();
-  await openStore(store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! });
+  await openStore(
+    store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! },
+  );
   shared = await openSharedState(undefined);
   await loadOptions();
   await createRootIfEmpty();
@@ -40,8 +43,18 @@ beforeEach(async () => {
   ]);
 });
 
+const testActor = { id: 1, name: "root", address: "127.0.0.1" };
+
 async function channel(key: string, fields: Record<string, unknown> = {}): Promise<number> {
-  const [created] = await createChannels({ name: key, type: 1, key, base_url: upstream.url, models: "gpt-4o-mini,gpt-4o", group: "default", ...fields });
+  const [created] = await createChannels(testActor, {
+    name: key,
+    type: ChannelType.OpenAI,
+    key,
+    base_url: upstream.url,
+    models: "gpt-4o-mini,gpt-4o",
+    group: "default",
+    ...fields,
+  });
   return created!.id;
 }
 
@@ -59,13 +72,24 @@ describe("testChannel", () => {
     const channelRow = await row(id);
     expect(Number(channelRow.test_time)).toBeGreaterThan(0);
     const [log] = await store.query("select * from logs where channel_id = ? order by id desc limit 1", id);
-    expect([Number(log!.user_id), log!.token_name, log!.model_name, Number(log!.quota), Number(log!.prompt_tokens), Number(log!.completion_tokens)]).toEqual([1, "模型测试", "gpt-4o-mini", 0, 10, 5]);
+    expect([
+      Number(log!.user_id),
+      log!.token_name,
+      log!.model_name,
+      Number(log!.quota),
+      Number(log!.prompt_tokens),
+      Number(log!.completion_tokens),
+    ]).toEqual([1, "模型测试", "gpt-4o-mini", 0, 10, 5]);
     const [root] = await store.query("select used_quota from users where id = 1");
     expect(Number(root!.used_quota)).toBe(0);
   });
 
   test("the model asked for, else the channel's test model; mapping applies; embedding models are tested as embeddings", async () => {
-    const id = await channel("sk-test-models", { test_model: "gpt-4o", models: "gpt-4o,text-embedding-3-small", model_mapping: '{"gpt-4o":"gpt-4o-2024-11-20"}' });
+    const id = await channel("sk-test-models", {
+      test_model: "gpt-4o",
+      models: "gpt-4o,text-embedding-3-small",
+      model_mapping: '{"gpt-4o":"gpt-4o-2024-11-20"}',
+    });
     await testChannel(id);
     expect(upstream.received[0]!.json.model).toBe("gpt-4o-2024-11-20");
     await testChannel(id, "text-embedding-3-small");
@@ -136,16 +160,22 @@ describe("testAllChannels", () => {
 
 describe("fetchUpstreamModels and queryUpstreamBalance", () => {
   test("the upstream's model list", async () => {
-    expect(await fetchUpstreamModels({ type: 1, baseUrl: upstream.url, key: "sk-list" })).toEqual(["gpt-4o-mini", "gpt-4o", "text-embedding-3-small"]);
+    expect(await fetchUpstreamModels({ type: ChannelType.OpenAI, baseUrl: upstream.url, key: "sk-list" })).toEqual([
+      "gpt-4o-mini",
+      "gpt-4o",
+      "text-embedding-3-small",
+    ]);
     expect(upstream.received[0]!.headers.authorization).toBe("Bearer sk-list");
-    await expect(fetchUpstreamModels({ type: 1, baseUrl: "http://127.0.0.1:9", key: "x" })).rejects.toThrow("上游返回错误：请求上游地址失败");
+    await expect(fetchUpstreamModels({ type: ChannelType.OpenAI, baseUrl: "http://127.0.0.1:9", key: "x" })).rejects.toThrow(
+      "上游返回错误：请求上游地址失败",
+    );
   });
 
   test("balances where the kind reports one", async () => {
-    expect(await queryUpstreamBalance({ id: 1, type: 1, key: "k", base_url: upstream.url })).toBe(99.5);
-    expect(await queryUpstreamBalance({ id: 1, type: 43, key: "k", base_url: upstream.url })).toBe(12.25);
-    expect(await queryUpstreamBalance({ id: 1, type: 40, key: "k", base_url: upstream.url })).toBe(9.75);
-    expect(await queryUpstreamBalance({ id: 1, type: 25, key: "k", base_url: upstream.url })).toBe(49.58894);
-    await expect(queryUpstreamBalance({ id: 1, type: 42, key: "k", base_url: upstream.url })).rejects.toThrow("尚未实现");
+    expect(await queryUpstreamBalance({ id: 1, type: ChannelType.OpenAI, key: "k", base_url: upstream.url })).toBe(99.5);
+    expect(await queryUpstreamBalance({ id: 1, type: ChannelType.DeepSeek, key: "k", base_url: upstream.url })).toBe(12.25);
+    expect(await queryUpstreamBalance({ id: 1, type: ChannelType.SiliconCloud, key: "k", base_url: upstream.url })).toBe(9.75);
+    expect(await queryUpstreamBalance({ id: 1, type: ChannelType.Moonshot, key: "k", base_url: upstream.url })).toBe(49.58894);
+    await expect(queryUpstreamBalance({ id: 1, type: ChannelType.Mistral, key: "k", base_url: upstream.url })).rejects.toThrow("尚未实现");
   });
 });

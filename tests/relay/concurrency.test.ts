@@ -4,7 +4,18 @@
 // store is charged once, at settlement.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { newUserSession, type ApiSession } from "../helpers/api-session.ts";
-import { addChannel, addToken, n, one, postRelay, reservedFor, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "./relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  postRelay,
+  reservedFor,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../helpers/relay-world.ts";
 
 let world: RelayWorld;
 let channelId: number;
@@ -34,7 +45,11 @@ const fire = (key: string, model: string, count: number) =>
 
 async function ledger(userId: number, token: { key: string }) {
   const user = await one(world, "select quota, used_quota, request_count from users where id = ?", userId);
-  const logs = await one(world, "select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 2 and user_id = ?", userId);
+  const logs = await one(
+    world,
+    "select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 2 and user_id = ?",
+    userId,
+  );
   const tokens = await one(world, "select coalesce(sum(used_quota), 0) as used from tokens where user_id = ?", userId);
   const books = {
     quota: n(user.quota),
@@ -65,7 +80,15 @@ describe("100 concurrent requests, a balance for 20", () => {
         error: { message: "用户额度不足", type: "new_api_error", param: null, code: "insufficient_user_quota" },
       });
     }
-    expect(await ledger(id, token)).toEqual({ quota: 0, used: 20 * price, requests: 20, logCount: 20, logTotal: 20 * price, tokenUsed: 20 * price, holds: 0 });
+    expect(await ledger(id, token)).toEqual({
+      quota: 0,
+      used: 20 * price,
+      requests: 20,
+      logCount: 20,
+      logTotal: 20 * price,
+      tokenUsed: 20 * price,
+      holds: 0,
+    });
     const channelAfter = n((await one(world, "select used_quota from channels where id = ?", channelId)).used_quota);
     expect(channelAfter - channelBefore).toBe(20 * price);
   }, 60_000);
@@ -88,7 +111,11 @@ describe("100 concurrent requests, a balance for 20", () => {
     // gpt-4o: a hold covers the prompt plus 50 completion tokens at ratio 4; the answer costs less.
     const { session, id } = await userWith("crowd3", 0);
     const token = await addToken(session, { name: "ratio" });
-    const probe = await postRelay(world, "/v1/chat/completions", token.key, { model: "gpt-4o", messages: [{ role: "user", content: "hi" }], max_tokens: 50 });
+    const probe = await postRelay(world, "/v1/chat/completions", token.key, {
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "hi" }],
+      max_tokens: 50,
+    });
     expect(probe.status).toBe(403);
     const cost = Math.round((20 + 10 * 4) * 1.25);
     // Enough for 20 holds of (prompt + 200) x 1.25 = about 260 each.
@@ -98,6 +125,14 @@ describe("100 concurrent requests, a balance for 20", () => {
     expect(served).toBeGreaterThanOrEqual(20);
     const books = await ledger(id, token);
     expect(books.quota).toBeGreaterThanOrEqual(0);
-    expect(books).toEqual({ quota: 20 * 262 - served * cost, used: served * cost, requests: served, logCount: served, logTotal: served * cost, tokenUsed: served * cost, holds: 0 });
+    expect(books).toEqual({
+      quota: 20 * 262 - served * cost,
+      used: served * cost,
+      requests: served,
+      logCount: served,
+      logTotal: served * cost,
+      tokenUsed: served * cost,
+      holds: 0,
+    });
   }, 60_000);
 });

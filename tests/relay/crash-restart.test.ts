@@ -7,7 +7,7 @@ import { newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { createTestStore, type TestStore } from "../helpers/test-store.ts";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
-import { addChannel, addToken, n, one, postRelay, reservedFor, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, n, one, postRelay, reservedFor, type RelayWorld } from "../helpers/relay-world.ts";
 
 let store: TestStore;
 let upstream: Upstream;
@@ -51,7 +51,15 @@ describe("a crash with requests in flight", () => {
     upstream.behave("sk-crash", { promptTokens: 40, completionTokens: 20 });
     for (let index = 0; index < 12; index++) {
       const key = index % 2 ? limited.key : unlimited.key;
-      expect((await postRelay(first, "/v1/chat/completions", key, { model: "gpt-4o-mini", messages: [{ role: "user", content: `done ${index}` }], max_tokens: 100 })).status).toBe(200);
+      expect(
+        (
+          await postRelay(first, "/v1/chat/completions", key, {
+            model: "gpt-4o-mini",
+            messages: [{ role: "user", content: `done ${index}` }],
+            max_tokens: 100,
+          })
+        ).status,
+      ).toBe(200);
     }
 
     // In flight at the crash: streams half-way through, and whole answers still waited for.
@@ -70,22 +78,40 @@ describe("a crash with requests in flight", () => {
     );
     upstream.behave("sk-crash", { delayMs: 5000 });
     const waiting = Array.from({ length: 10 }, () =>
-      postRelay(first, "/v1/chat/completions", limited.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: "slow" }] }).catch(() => undefined),
+      postRelay(first, "/v1/chat/completions", limited.key, { model: "gpt-4o-mini", messages: [{ role: "user", content: "slow" }] }).catch(
+        () => undefined,
+      ),
     );
     await Bun.sleep(300);
     await first.server.crash();
     // The clients see their connections break.
-    await Promise.all([...streams.map((reader) => reader.read().then(() => reader.cancel()).catch(() => undefined)), ...waiting]);
+    await Promise.all([
+      ...streams.map((reader) =>
+        reader
+          .read()
+          .then(() => reader.cancel())
+          .catch(() => undefined),
+      ),
+      ...waiting,
+    ]);
 
     const second = await world();
     if (store.dialect === "sqlite") expect(await store.query("pragma integrity_check")).toEqual([{ integrity_check: "ok" }]);
     const user = await one(second, "select quota, used_quota, request_count from users where id = ?", userId);
-    const logs = await one(second, "select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 2 and user_id = ?", userId);
+    const logs = await one(
+      second,
+      "select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 2 and user_id = ?",
+      userId,
+    );
     const tokens = await one(second, "select coalesce(sum(used_quota), 0) as used from tokens where user_id = ?", userId);
     const token = await one(second, "select remain_quota, used_quota from tokens where id = ?", limited.id);
     const channel = await one(second, "select used_quota from channels where id = ?", channelId);
     const channelLogs = await one(second, "select coalesce(sum(quota), 0) as total from logs where type = 2 and channel_id = ?", channelId);
-    const topUps = await one(second, "select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 1 and user_id = ?", userId);
+    const topUps = await one(
+      second,
+      "select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 1 and user_id = ?",
+      userId,
+    );
 
     // Money: only the top-up moved quota + used quota; every charge is a log.
     expect(n(user.quota) + n(user.used_quota)).toBe(opening + topUp);

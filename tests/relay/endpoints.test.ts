@@ -3,7 +3,7 @@
 // included), and each call leaves one consumption log.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { toFile } from "openai";
-import { addChannel, addToken, n, one, openai, postRelay, startRelayWorld, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, n, one, openai, postRelay, startRelayWorld, type RelayWorld } from "../helpers/relay-world.ts";
 
 let world: RelayWorld;
 let key: string;
@@ -13,7 +13,8 @@ beforeAll(async () => {
   world = await startRelayWorld();
   await addChannel(world, {
     key: "sk-endpoints",
-    models: "gpt-4o-mini,gpt-3.5-turbo-instruct,text-embedding-3-small,omni-moderation-latest,text-moderation-stable,BAAI/bge-reranker-v2-m3,dall-e-2,dall-e-3,tts-1,whisper-1",
+    models:
+      "gpt-4o-mini,gpt-3.5-turbo-instruct,text-embedding-3-small,omni-moderation-latest,text-moderation-stable,BAAI/bge-reranker-v2-m3,dall-e-2,dall-e-3,tts-1,whisper-1",
   });
   await world.root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "BAAI/bge-reranker-v2-m3": 0.1 }) });
   key = (await addToken(world.root)).key;
@@ -34,15 +35,28 @@ describe("chat completions", () => {
     });
     expect(answer.choices[0]!.message.content).toBe("Hello from the mock upstream.");
     expect(answer.usage).toEqual({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
-    expect(lastReceived().json).toEqual({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }], vendor_extension: { keep: ["me", 1] } });
+    expect(lastReceived().json).toEqual({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "hi" }],
+      vendor_extension: { keep: ["me", 1] },
+    });
     expect(lastReceived().path).toBe("/v1/chat/completions");
     expect(lastReceived().key).toBe("sk-endpoints");
     const log = await lastLog();
-    expect([log.model_name, n(log.prompt_tokens), n(log.completion_tokens), Boolean(n(log.is_stream))]).toEqual(["gpt-4o-mini", 10, 5, false]);
+    expect([log.model_name, n(log.prompt_tokens), n(log.completion_tokens), Boolean(n(log.is_stream))]).toEqual([
+      "gpt-4o-mini",
+      10,
+      5,
+      false,
+    ]);
   });
 
   test("streamed without include_usage: usage is asked upstream but not shown", async () => {
-    const stream = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? "").join("")).toBe("Hello from the ");
@@ -65,7 +79,11 @@ describe("chat completions", () => {
   });
 
   test("the stream ends with [DONE] and the request id header", async () => {
-    const response = await postRelay(world, "/v1/chat/completions", key, { model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }], stream: true });
+    const response = await postRelay(world, "/v1/chat/completions", key, {
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
     expect(response.headers.get("content-type")).toStartWith("text/event-stream");
     expect(response.text.trimEnd().endsWith("data: [DONE]")).toBe(true);
     expect(response.headers.get("x-oneapi-request-id")).toMatch(/^\d{20}[A-Za-z0-9]{8}$/);
@@ -88,7 +106,10 @@ describe("completions", () => {
 describe("embeddings", () => {
   test("by body and by the engines path", async () => {
     const answer = await client.embeddings.create({ model: "text-embedding-3-small", input: ["a", "b"], encoding_format: "float" });
-    expect(answer.data.map((item) => item.embedding)).toEqual([[0.1, 0.2, 0.3], [0.1, 0.2, 0.3]]);
+    expect(answer.data.map((item) => item.embedding)).toEqual([
+      [0.1, 0.2, 0.3],
+      [0.1, 0.2, 0.3],
+    ]);
     expect((await lastLog()).model_name).toBe("text-embedding-3-small");
     const viaEngine = await postRelay(world, "/v1/engines/text-embedding-3-small/embeddings", key, { input: "hello" });
     expect(viaEngine.status).toBe(200);
@@ -121,7 +142,13 @@ describe("images", () => {
   });
 
   test("edits (multipart, forwarded as sent)", async () => {
-    const answer = await client.images.edit({ model: "dall-e-2", image: await toFile(new Uint8Array([137, 80, 78, 71]), "cat.png", { type: "image/png" }), prompt: "a hat", n: 2, size: "512x512" });
+    const answer = await client.images.edit({
+      model: "dall-e-2",
+      image: await toFile(new Uint8Array([137, 80, 78, 71]), "cat.png", { type: "image/png" }),
+      prompt: "a hat",
+      n: 2,
+      size: "512x512",
+    });
     expect(answer.data).toHaveLength(2);
     expect(lastReceived().path).toBe("/v1/images/edits");
     expect(lastReceived().fields).toMatchObject({ model: "dall-e-2", prompt: "a hat", n: "2", size: "512x512" });
@@ -161,7 +188,12 @@ describe("models", () => {
     expect((await client.models.retrieve("gpt-4o-mini")).id).toBe("gpt-4o-mini");
     const missing = await fetch(`${world.server.url}/v1/models/nope`, { headers: { authorization: `Bearer sk-${key}` } });
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error).toEqual({ message: "The model 'nope' does not exist", type: "invalid_request_error", param: "model", code: "model_not_found" });
+    expect((await missing.json()).error).toEqual({
+      message: "The model 'nope' does not exist",
+      type: "invalid_request_error",
+      param: "model",
+      code: "model_not_found",
+    });
   });
 
   test("a token with model limits lists exactly those", async () => {
@@ -175,7 +207,8 @@ describe("legacy billing endpoints", () => {
   test("a limited token's grant and use, in dollars; unlimited tokens show 100000000", async () => {
     const limited = await addToken(world.root, { name: "billing", unlimited_quota: false, remain_quota: 1_000_000 });
     await world.server.store.query("update tokens set remain_quota = 750000, used_quota = 250000 where id = ?", limited.id);
-    const get = async (path: string, token: string) => (await fetch(`${world.server.url}${path}`, { headers: { authorization: `Bearer sk-${token}` } })).json();
+    const get = async (path: string, token: string) =>
+      (await fetch(`${world.server.url}${path}`, { headers: { authorization: `Bearer sk-${token}` } })).json();
     expect(await get("/v1/dashboard/billing/subscription", limited.key)).toEqual({
       object: "billing_subscription",
       has_payment_method: true,
@@ -204,7 +237,11 @@ describe("the relay face", () => {
   test("browsers may call it (CORS preflight)", async () => {
     const preflight = await fetch(`${world.server.url}/v1/chat/completions`, {
       method: "OPTIONS",
-      headers: { origin: "https://chat.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+      headers: {
+        origin: "https://chat.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");

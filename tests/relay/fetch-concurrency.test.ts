@@ -5,7 +5,7 @@
 // sockets, since the test process's own fetch has the same limit.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { newUserSession } from "../helpers/api-session.ts";
-import { addChannel, addToken, startRelayWorld, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, startRelayWorld, type RelayWorld } from "../helpers/relay-world.ts";
 
 let world: RelayWorld;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 // no label ever carries a raw path, a model nobody configured, or a user.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
-import { addChannel, addToken, startRelayWorld, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, startRelayWorld, type RelayWorld } from "../helpers/relay-world.ts";
 import { rootSession } from "../helpers/api-session.ts";
 import { startTestServer } from "../helpers/test-server.ts";
 
@@ -13,7 +13,8 @@ const token = "metrics-secret-0123456789";
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
   for (const line of text.split("\n")) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (Object.entries(labels).every(([label, value]) => line.includes(`${label}="${value}"`))) return Number(line.slice(line.lastIndexOf(" ") + 1));
+    if (Object.entries(labels).every(([label, value]) => line.includes(`${label}="${value}"`)))
+      return Number(line.slice(line.lastIndexOf(" ") + 1));
   }
   return undefined;
 }
@@ -38,11 +39,24 @@ describe("metrics switched on by the MetricsEnabled option", () => {
       const scrape = (authorization?: string) => fetch(`${server.url}/metrics`, { headers: authorization ? { authorization } : {} });
       const optionToken = "option-metrics-token-42";
 
-      expect(await put([{ key: "MetricsEnabled", value: true }])).toEqual({ success: false, message: "无法启用指标接口，请先填入指标接口的访问令牌！" });
-      expect(await put([{ key: "MetricsToken", value: "too-short" }])).toEqual({ success: false, message: "配置项 MetricsToken 至少需要 16 个字符" });
+      expect(await put([{ key: "MetricsEnabled", value: true }])).toEqual({
+        success: false,
+        message: "无法启用指标接口，请先填入指标接口的访问令牌！",
+      });
+      expect(await put([{ key: "MetricsToken", value: "too-short" }])).toEqual({
+        success: false,
+        message: "配置项 MetricsToken 至少需要 16 个字符",
+      });
       expect((await scrape(`Bearer ${optionToken}`)).status).toBe(404);
 
-      expect((await put([{ key: "MetricsToken", value: optionToken }, { key: "MetricsEnabled", value: true }])).success).toBe(true);
+      expect(
+        (
+          await put([
+            { key: "MetricsToken", value: optionToken },
+            { key: "MetricsEnabled", value: true },
+          ])
+        ).success,
+      ).toBe(true);
       expect((await scrape()).status).toBe(401);
       expect((await scrape(`Bearer ${token}`)).status).toBe(401);
       const open = await scrape(`Bearer ${optionToken}`);
@@ -96,7 +110,11 @@ describe("metrics enabled", () => {
 
   test("real traffic shows up with bounded labels", async () => {
     await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] });
-    const stream = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
     for await (const _chunk of stream);
     const failed = await client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "x" }] }).then(
       () => null,
@@ -114,7 +132,14 @@ describe("metrics enabled", () => {
     const text = await (await scrape(`Bearer ${token}`)).text();
     const chat = { face: "relay", route: "/v1/chat/completions", model: "gpt-4o-mini", channel: String(goodChannel), status: "200" };
     expect(sample(text, "switchyard_requests_total", chat)).toBe(2);
-    expect(sample(text, "switchyard_requests_total", { route: "/v1/chat/completions", model: "gpt-4o", channel: String(badChannel), status: "500" })).toBe(1);
+    expect(
+      sample(text, "switchyard_requests_total", {
+        route: "/v1/chat/completions",
+        model: "gpt-4o",
+        channel: String(badChannel),
+        status: "500",
+      }),
+    ).toBe(1);
     expect(sample(text, "switchyard_requests_total", { face: "console", route: "/*", status: "404" })).toBeGreaterThanOrEqual(1);
     expect(sample(text, "switchyard_requests_total", { face: "api", route: "/api/token/:id" })).toBe(1);
     expect(sample(text, "switchyard_relay_duration_seconds_count", { endpoint: "chat", model: "gpt-4o-mini" })).toBe(2);
@@ -131,7 +156,11 @@ describe("metrics enabled", () => {
     expect(text).toContain("switchyard_process_resident_memory_bytes");
     // Nothing unbounded: no raw paths, no model nobody configured, no user ids or names.
     // (Only the labels are searched: a sample's value may contain the digits by chance.)
-    const labels = text.split("\n").filter((line) => !line.startsWith("#")).map((line) => /\{(.*)\}/.exec(line)?.[1] ?? "").join("\n");
+    const labels = text
+      .split("\n")
+      .filter((line) => !line.startsWith("#"))
+      .map((line) => /\{(.*)\}/.exec(line)?.[1] ?? "")
+      .join("\n");
     expect(labels).toContain('route="/api/token/:id"');
     expect(labels).not.toContain("page-9c1e");
     expect(labels).not.toContain("12345");

@@ -1,16 +1,27 @@
-// What a balance can lose when an upstream bills more than the hold covered (issue 14's measured
-// case): 100 concurrent calls against a balance that covers 20 holds, and an upstream reporting
-// ten times max_tokens. Holds admit exactly 20; each one overdraws by its cost minus its hold,
-// which is the bound docs/ARCHITECTURE.md states; a balance below zero refuses everything after.
+// An upstream that bills more than the hold covered (issues 14 and 23): 100 concurrent calls
+// against a balance that covers 20 holds, and an upstream reporting ten times max_tokens. Holds
+// admit exactly 20; their settlements take the balance to zero and never below, each log says
+// what it charged and what it could not collect, and the channel is flagged for the operator.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { newUserSession } from "../helpers/api-session.ts";
-import { addChannel, addToken, n, one, postRelay, reservedFor, startRelayWorld, withoutRequestId, type RelayWorld } from "./relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  postRelay,
+  reservedFor,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../helpers/relay-world.ts";
 
 let world: RelayWorld;
+let greedyChannel: number;
 
 beforeAll(async () => {
   world = await startRelayWorld();
-  await addChannel(world, { key: "sk-greedy", models: "gpt-4o,gpt-4o-mini" });
+  greedyChannel = await addChannel(world, { key: "sk-greedy", models: "gpt-4o,gpt-4o-mini" });
 });
 afterAll(() => world.stop());
 
@@ -20,13 +31,24 @@ const hold = Math.ceil((8 + 50 * 4) * 1.25);
 
 async function books(userId: number) {
   const user = await one(world, "select quota, used_quota, request_count from users where id = ?", userId);
-  const logs = await one(world, "select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 2 and user_id = ?", userId);
+  const logs = await one(
+    world,
+    "select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 2 and user_id = ?",
+    userId,
+  );
   const tokens = await one(world, "select coalesce(sum(used_quota), 0) as used from tokens where user_id = ?", userId);
-  return { quota: n(user.quota), used: n(user.used_quota), requests: n(user.request_count), logs: n(logs.count), logTotal: n(logs.total), tokenUsed: n(tokens.used) };
+  return {
+    quota: n(user.quota),
+    used: n(user.used_quota),
+    requests: n(user.request_count),
+    logs: n(logs.count),
+    logTotal: n(logs.total),
+    tokenUsed: n(tokens.used),
+  };
 }
 
 describe("an upstream that bills more than max_tokens", () => {
-  test("100 concurrent calls, a balance for 20: 20 served, the overdraft is 20 x (cost - hold) at most, then refusals", async () => {
+  test("100 concurrent calls, a balance for 20: 20 served, the balance stops at zero, the rest is uncollected, the channel flagged", async () => {
     const session = await newUserSession(world.server.url, "greedy");
     const userId = session.userId!;
     const token = await addToken(session, { name: "greedy" });
@@ -40,14 +62,47 @@ describe("an upstream that bills more than max_tokens", () => {
     for (const refused of responses.filter((response) => response.status !== 200)) {
       expect([refused.status, withoutRequestId(refused.json).error.code]).toEqual([403, "insufficient_user_quota"]);
     }
-    const after = await books(userId);
-    expect(after).toEqual({ quota: 20 * hold - 20 * cost, used: 20 * cost, requests: 20, logs: 20, logTotal: 20 * cost, tokenUsed: 20 * cost });
-    expect(after.quota).toBeGreaterThanOrEqual(-served * (cost - hold));
+    // Everything the balance had was charged, nothing more: used quota = Σ logs = what was paid.
+    expect(await books(userId)).toEqual({
+      quota: 0,
+      used: 20 * hold,
+      requests: 20,
+      logs: 20,
+      logTotal: 20 * hold,
+      tokenUsed: 20 * hold,
+    });
+    const logs = await world.server.store.query<{ quota: number; other: string }>(
+      "select quota, other from logs where type = 2 and user_id = ?",
+      userId,
+    );
+    const others = logs.map((log) => JSON.parse(log.other));
+    expect(others.reduce((sum, other) => sum + (other.uncollected ?? 0), 0)).toBe(20 * (cost - hold));
+    for (const [index, other] of others.entries()) {
+      expect(other.over_max_tokens).toBe(50);
+      expect(n(logs[index]!.quota) + (other.uncollected ?? 0)).toBe(cost);
+    }
+    const channel = await one(
+      world,
+      "select used_quota, uncollected_quota, over_limit_count, over_limit_at from channels where id = ?",
+      greedyChannel,
+    );
+    expect([n(channel.used_quota), n(channel.uncollected_quota), n(channel.over_limit_count)]).toEqual([20 * hold, 20 * (cost - hold), 20]);
+    expect(n(channel.over_limit_at)).toBeGreaterThan(0);
+    // The operator sees it: the channel through the API, and its row in the console's channel list.
+    const listed = await world.root.get(`/api/channel/${greedyChannel}`);
+    expect(listed.body.data).toMatchObject({ uncollected_quota: 20 * (cost - hold), over_limit_count: 20 });
+    const page = await world.root.get("/channel");
+    expect(page.body.raw).toContain(`data-billing-flag="20/${20 * (cost - hold)}"`);
+    expect(page.body.raw).toContain("上游报告的输出超过 max_tokens：20 次");
 
-    // Below zero: nothing more, not even the cheapest call, until the balance is topped up.
+    // At zero: nothing more, not even the cheapest call, until the balance is topped up.
     world.upstream.behave("sk-greedy", {});
-    const cheap = await postRelay(world, "/v1/chat/completions", token.key, { model: "gpt-4o-mini", messages: body.messages, max_tokens: 1 });
-    expect([cheap.status, withoutRequestId(cheap.json).error.code]).toEqual([403, "insufficient_user_quota"]);
+    const cheap = await postRelay(world, "/v1/chat/completions", token.key, {
+      model: "gpt-4o-mini",
+      messages: body.messages,
+      max_tokens: 1,
+    });
+    expect(cheap.status).toBe(403);
     await world.server.store.query("update users set quota = quota + ? where id = ?", 20 * cost, userId);
     expect((await postRelay(world, "/v1/chat/completions", token.key, body)).status).toBe(200);
   }, 60_000);

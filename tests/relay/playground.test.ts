@@ -1,8 +1,8 @@
 // POST /pg/chat/completions: a signed-in console user, streamed, billed to that user in the
 // chosen group with no token involved, logged as playground-<group>.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { ApiSession, newUserSession } from "../helpers/api-session.ts";
-import { addChannel, n, one, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "./relay-world.ts";
+import { type ApiSession, newUserSession } from "../helpers/api-session.ts";
+import { addChannel, n, one, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "../helpers/relay-world.ts";
 
 let world: RelayWorld;
 let user: ApiSession;
@@ -56,7 +56,9 @@ test("a signed-in user chats in the chosen group, billed alone, logged as playgr
 
 test("without a group, the user's own", async () => {
   await play(user);
-  expect((await one(world, "select token_name from logs where type = 2 and user_id = ? order by id desc limit 1", user.userId)).token_name).toBe("playground-default");
+  expect(
+    (await one(world, "select token_name from logs where type = 2 and user_id = ? order by id desc limit 1", user.userId)).token_name,
+  ).toBe("playground-default");
 });
 
 test("a group the user may not use is refused", async () => {
@@ -66,16 +68,31 @@ test("a group the user may not use is refused", async () => {
 });
 
 test("no session, or no New-Api-User, is refused", async () => {
-  const anonymous = await fetch(`${world.server.url}/pg/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body()) });
+  const anonymous = await fetch(`${world.server.url}/pg/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body()),
+  });
   expect(anonymous.status).toBe(401);
   expect((await anonymous.json()).error.message).toBe("无权进行此操作，未登录且未提供 access token");
-  const noHeader = await fetch(`${world.server.url}/pg/chat/completions`, { method: "POST", headers: { "content-type": "application/json", cookie: user.cookie }, body: JSON.stringify(body()) });
+  const noHeader = await fetch(`${world.server.url}/pg/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie: user.cookie },
+    body: JSON.stringify(body()),
+  });
   expect(noHeader.status).toBe(401);
 });
 
 test("the playground's parameters reach the upstream as sent; a stream asked for its usage ends with it", async () => {
   world.upstream.behave("sk-playground", { promptTokens: 12, completionTokens: 3 });
-  const extra = { top_p: 0.5, stop: ["END"], presence_penalty: 0.2, frequency_penalty: -0.2, reasoning_effort: "low", stream_options: { include_usage: true } };
+  const extra = {
+    top_p: 0.5,
+    stop: ["END"],
+    presence_penalty: 0.2,
+    frequency_penalty: -0.2,
+    reasoning_effort: "low",
+    stream_options: { include_usage: true },
+  };
   const answer = await play(user, extra);
   expect(answer.status).toBe(200);
   const sent = world.upstream.received.at(-1)!.json;

@@ -7,7 +7,7 @@ import { createHmac } from "node:crypto";
 import { newUserSession, type ApiSession } from "../helpers/api-session.ts";
 import { startMailCatcher, type MailCatcher } from "../helpers/mail-catcher.ts";
 import { startTlsReceiver } from "../helpers/tls-receiver.ts";
-import { addChannel, addToken, openai, setOptions, startRelayWorld, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, openai, setOptions, startRelayWorld, type RelayWorld } from "../helpers/relay-world.ts";
 
 setDefaultTimeout(30_000);
 
@@ -38,7 +38,13 @@ async function customer(name: string, quota: number, setting: Record<string, unk
   const session = await newUserSession(world.server.url, name);
   const granted = await world.root.put("/api/user/", { id: session.userId, quota });
   if (!granted.body.success) throw new Error(`quota not set: ${JSON.stringify(granted.body)}`);
-  const saved = await session.put("/api/user/setting", { webhook_url: "", webhook_secret: "", notification_email: "", quota_warning_threshold: 1_000_000, ...setting });
+  const saved = await session.put("/api/user/setting", {
+    webhook_url: "",
+    webhook_secret: "",
+    notification_email: "",
+    quota_warning_threshold: 1_000_000,
+    ...setting,
+  });
   if (!saved.body.success) throw new Error(`settings not saved: ${JSON.stringify(saved.body)}`);
   const token = await addToken(session);
   return { session, key: token.key };
@@ -66,7 +72,11 @@ describe("quota alerts through the relay", () => {
     const before = mail.messages.length;
     const { key: rich } = await customer("richmail", 5_000_000, { notify_type: "email", notification_email: "rich@example.com" });
     await chat(rich);
-    const { key: careful } = await customer("carefulm", 5_000_000, { notify_type: "email", quota_warning_threshold: 9_000_000, notification_email: "careful@example.com" });
+    const { key: careful } = await customer("carefulm", 5_000_000, {
+      notify_type: "email",
+      quota_warning_threshold: 9_000_000,
+      notification_email: "careful@example.com",
+    });
     await chat(careful);
     const messages = (await mail.waitFor(before + 1)).slice(before);
     await Bun.sleep(300);
@@ -75,7 +85,11 @@ describe("quota alerts through the relay", () => {
   });
 
   test("a webhook user is told by webhook, with the secret as Bearer", async () => {
-    const { key } = await customer("lowhook", 700_000, { notify_type: "webhook", webhook_url: `${receiver.url}/alerts`, webhook_secret: "relay-hook-secret" });
+    const { key } = await customer("lowhook", 700_000, {
+      notify_type: "webhook",
+      webhook_url: `${receiver.url}/alerts`,
+      webhook_secret: "relay-hook-secret",
+    });
     await chat(key);
     const [hook] = await receiver.waitFor(1);
     expect(hook!.path).toBe("/alerts");
@@ -90,8 +104,18 @@ describe("quota alerts through the relay", () => {
   test("a webhook pointing at the gateway's own machine is refused; the request itself is served", async () => {
     // Saving such an address is refused (tests/api/personal-settings.test.ts); one that points
     // there by the time of sending (a DNS change, or stored before that check) is refused then.
-    const { key } = await customer("ssrfhook", 700_000, { notify_type: "webhook", webhook_url: "https://hooks.example.com/quota", webhook_secret: "x" });
-    const setting = { notify_type: "webhook", quota_warning_threshold: 1_000_000, webhook_url: "https://127.0.0.1/api/status", webhook_secret: "x", notification_email: "" };
+    const { key } = await customer("ssrfhook", 700_000, {
+      notify_type: "webhook",
+      webhook_url: "https://hooks.example.com/quota",
+      webhook_secret: "x",
+    });
+    const setting = {
+      notify_type: "webhook",
+      quota_warning_threshold: 1_000_000,
+      webhook_url: "https://127.0.0.1/api/status",
+      webhook_secret: "x",
+      notification_email: "",
+    };
     await world.server.store.query("update users set setting = ? where username = 'ssrfhook'", JSON.stringify(setting));
     await chat(key);
     await Bun.sleep(500);

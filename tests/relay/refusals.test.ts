@@ -4,7 +4,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { newUserSession, type ApiSession } from "../helpers/api-session.ts";
-import { addChannel, addToken, n, one, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld, reservedFor } from "./relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+  reservedFor,
+} from "../helpers/relay-world.ts";
 
 let world: RelayWorld;
 let rootKey: string;
@@ -23,7 +34,12 @@ const chat = (key: string | undefined, model = "gpt-4o-mini", extra: Record<stri
 
 const errorOf = (message: string, code: string | null = null) => ({ error: { message, type: "new_api_error", param: null, code } });
 
-async function expectRefusal(call: Promise<{ status: number; json: any; headers: Headers }>, status: number, message: string, code: string | null = null) {
+async function expectRefusal(
+  call: Promise<{ status: number; json: any; headers: Headers }>,
+  status: number,
+  message: string,
+  code: string | null = null,
+) {
   const response = await call;
   expect({ status: response.status, body: withoutRequestId(response.json) }).toEqual({ status, body: errorOf(message, code) });
   expect(response.json.error.message).toEndWith(` (request id: ${response.headers.get("x-oneapi-request-id")})`);
@@ -34,7 +50,11 @@ describe("tokens", () => {
   test("no key, an unknown key, the Bearer word alone", async () => {
     await expectRefusal(chat(undefined), 401, "未提供令牌");
     await expectRefusal(chat("not-a-real-key-0000000000000000000000000000000000"), 401, "无效的令牌");
-    await expectRefusal(postRelay(world, "/v1/chat/completions", undefined, { model: "gpt-4o-mini", messages: [] }, { authorization: "Bearer " }), 401, "未提供令牌");
+    await expectRefusal(
+      postRelay(world, "/v1/chat/completions", undefined, { model: "gpt-4o-mini", messages: [] }, { authorization: "Bearer " }),
+      401,
+      "未提供令牌",
+    );
   });
 
   test("a disabled token is refused at once, through the cache, and works again when enabled", async () => {
@@ -90,13 +110,22 @@ describe("tokens", () => {
   });
 
   test("a token group the owner may no longer use, or that no longer has a ratio", async () => {
-    await setOptions(world, { UserUsableGroups: JSON.stringify({ default: "默认分组", vip: "vip", legacy: "legacy" }), GroupRatio: JSON.stringify({ default: 1, vip: 1, legacy: 1 }) });
+    await setOptions(world, {
+      UserUsableGroups: JSON.stringify({ default: "默认分组", vip: "vip", legacy: "legacy" }),
+      GroupRatio: JSON.stringify({ default: 1, vip: 1, legacy: 1 }),
+    });
     const vip = await addToken(world.root, { name: "vip", group: "vip" });
     const legacy = await addToken(world.root, { name: "legacy", group: "legacy" });
-    await setOptions(world, { UserUsableGroups: JSON.stringify({ default: "默认分组", legacy: "legacy" }), GroupRatio: JSON.stringify({ default: 1, vip: 1 }) });
+    await setOptions(world, {
+      UserUsableGroups: JSON.stringify({ default: "默认分组", legacy: "legacy" }),
+      GroupRatio: JSON.stringify({ default: 1, vip: 1 }),
+    });
     await expectRefusal(chat(vip.key), 403, "令牌分组 vip 已被禁用");
     await expectRefusal(chat(legacy.key), 403, "分组 legacy 已被弃用");
-    await setOptions(world, { UserUsableGroups: JSON.stringify({ default: "默认分组", vip: "vip分组" }), GroupRatio: JSON.stringify({ default: 1, vip: 1, svip: 1 }) });
+    await setOptions(world, {
+      UserUsableGroups: JSON.stringify({ default: "默认分组", vip: "vip分组" }),
+      GroupRatio: JSON.stringify({ default: 1, vip: 1, svip: 1 }),
+    });
   });
 
   test("a common user cannot pin a channel; admins can, and a bad or disabled one is refused", async () => {
@@ -171,24 +200,49 @@ describe("guards", () => {
     // The official client with its default retries, counting what it sends.
     let sent = 0;
     const counting = (input: RequestInfo | URL, init?: RequestInit) => (sent++, fetch(input, init));
-    const client = new OpenAI({ baseURL: `${world.server.url}/v1`, apiKey: `sk-${rootKey}`, maxRetries: 2, fetch: counting as typeof fetch });
-    const error = await client.chat.completions.create({ model: "gpt-4o-typo", messages: [{ role: "user", content: "hi" }] }).catch((caught) => caught);
+    const client = new OpenAI({
+      baseURL: `${world.server.url}/v1`,
+      apiKey: `sk-${rootKey}`,
+      maxRetries: 2,
+      fetch: counting as typeof fetch,
+    });
+    const error = await client.chat.completions
+      .create({ model: "gpt-4o-typo", messages: [{ role: "user", content: "hi" }] })
+      .catch((caught) => caught);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect(error.code).toBe("model_not_found");
     expect(sent).toBe(1);
     expect(world.upstream.received).toHaveLength(0);
   });
 
-  test("a model without a price is refused, not served free", async () => {
-    await expectRefusal(chat(rootKey, "unpriced-model"), 400, "模型 unpriced-model 倍率或价格未配置，请联系管理员设置", "model_price_error");
+  test("a model without a price is refused, not served free: the operator's 503, not the client's 400", async () => {
+    await expectRefusal(
+      chat(rootKey, "unpriced-model"),
+      503,
+      "模型 unpriced-model 倍率或价格未配置：这是网关的设置问题，不是请求的错误。请网关管理员在「系统设置 → 模型」中为它定价（或在「未定价模型」页面一次定价），或修改未定价模型的处理方式（UnpricedModelPolicy）",
+      "model_price_not_configured",
+    );
     expect(world.upstream.received).toHaveLength(0);
   });
 
   test("sensitive words in the prompt", async () => {
-    const response = await postRelay(world, "/v1/chat/completions", rootKey, { model: "gpt-4o-mini", messages: [{ role: "user", content: "say TEST_SENSITIVE now" }] });
-    expect({ status: response.status, body: withoutRequestId(response.json) }).toEqual({ status: 400, body: errorOf("请求包含敏感词：test_sensitive", "sensitive_words_detected") });
+    const response = await postRelay(world, "/v1/chat/completions", rootKey, {
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "say TEST_SENSITIVE now" }],
+    });
+    expect({ status: response.status, body: withoutRequestId(response.json) }).toEqual({
+      status: 400,
+      body: errorOf("请求包含敏感词：test_sensitive", "sensitive_words_detected"),
+    });
     await setOptions(world, { CheckSensitiveOnPromptEnabled: false });
-    expect((await postRelay(world, "/v1/chat/completions", rootKey, { model: "gpt-4o-mini", messages: [{ role: "user", content: "say test_sensitive" }] })).status).toBe(200);
+    expect(
+      (
+        await postRelay(world, "/v1/chat/completions", rootKey, {
+          model: "gpt-4o-mini",
+          messages: [{ role: "user", content: "say test_sensitive" }],
+        })
+      ).status,
+    ).toBe(200);
     await setOptions(world, { CheckSensitiveOnPromptEnabled: true });
   });
 
@@ -196,10 +250,19 @@ describe("guards", () => {
     const limited = await newUserSession(world.server.url, "limited");
     await world.server.store.query("update users set quota = 1000000 where username = ?", "limited");
     const limitedKey = (await addToken(limited, { name: "l" })).key;
-    await setOptions(world, { ModelRequestRateLimitEnabled: true, ModelRequestRateLimitCount: 2, ModelRequestRateLimitSuccessCount: 1000, ModelRequestRateLimitDurationMinutes: 1 });
+    await setOptions(world, {
+      ModelRequestRateLimitEnabled: true,
+      ModelRequestRateLimitCount: 2,
+      ModelRequestRateLimitSuccessCount: 1000,
+      ModelRequestRateLimitDurationMinutes: 1,
+    });
     expect((await chat(limitedKey)).status).toBe(200);
     expect((await chat(limitedKey, "gpt-4o")).status).toBe(503); // failures count too
-    const total = await expectRefusal(chat(limitedKey), 429, "您已达到总请求数限制：1分钟内最多请求2次，包括失败次数，请检查您的请求是否正确");
+    const total = await expectRefusal(
+      chat(limitedKey),
+      429,
+      "您已达到总请求数限制：1分钟内最多请求2次，包括失败次数，请检查您的请求是否正确",
+    );
     const wait = Number(total.headers.get("retry-after"));
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(60);
@@ -216,7 +279,8 @@ describe("guards", () => {
   });
 
   test("rerank names only the fields that are missing, and refuses empty documents (issue 15 §5)", async () => {
-    const rerank = (body: Record<string, unknown>) => postRelay(world, "/v1/rerank", rootKey, { model: "BAAI/bge-reranker-v2-m3", ...body });
+    const rerank = (body: Record<string, unknown>) =>
+      postRelay(world, "/v1/rerank", rootKey, { model: "BAAI/bge-reranker-v2-m3", ...body });
     await expectRefusal(rerank({ query: "q" }), 400, "缺少必填字段 documents", "invalid_request");
     await expectRefusal(rerank({ documents: ["a"] }), 400, "缺少必填字段 query", "invalid_request");
     await expectRefusal(rerank({}), 400, "缺少必填字段 query, documents", "invalid_request");
@@ -227,7 +291,12 @@ describe("guards", () => {
   test("malformed requests", async () => {
     const notJson = await postRelay(world, "/v1/chat/completions", rootKey, "{not json");
     expect(notJson.status).toBe(400);
-    expect(withoutRequestId(notJson.json).error).toEqual({ message: "请求体不是合法的 JSON", type: "new_api_error", param: null, code: "invalid_request" });
+    expect(withoutRequestId(notJson.json).error).toEqual({
+      message: "请求体不是合法的 JSON",
+      type: "new_api_error",
+      param: null,
+      code: "invalid_request",
+    });
     const noMessages = await postRelay(world, "/v1/chat/completions", rootKey, { model: "gpt-4o-mini", messages: [] });
     expect(withoutRequestId(noMessages.json).error.message).toBe("缺少必填字段 messages");
     const noModel = await postRelay(world, "/v1/chat/completions", rootKey, { messages: [{ role: "user", content: "x" }] });

@@ -3,7 +3,18 @@
 // chain in the log, and automatic disabling of channels whose key or account is dead.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { countTextTokens } from "../../src/services/billing/token-counter.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "./relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../helpers/relay-world.ts";
 
 let world: RelayWorld;
 let key: string;
@@ -49,14 +60,14 @@ describe("retries", () => {
     expect(keysReceived()).toEqual(["sk-once-a"]);
   });
 
-  test("network errors and 429 are retried; a final 429 says the group is saturated", async () => {
+  test("network errors and 429 are retried; a final 429 says the group is saturated, with the upstream's reason", async () => {
     await setOptions(world, { RetryTimes: 3 });
     await addChannel(world, { key: "sk-dead-port", models: "gpt-4.1", priority: 9, base_url: "http://127.0.0.1:9" });
     await addChannel(world, { key: "sk-busy", models: "gpt-4.1", priority: 1 });
     world.upstream.behave("sk-busy", { status: 429 });
     const response = await chat("gpt-4.1");
     expect(response.status).toBe(429);
-    expect(withoutRequestId(response.json).error.message).toBe("当前分组上游负载已饱和，请稍后再试");
+    expect(withoutRequestId(response.json).error.message).toBe("当前分组上游负载已饱和，请稍后再试（上游原因：mock failure 429）");
     expect(keysReceived().every((received) => received === "sk-busy")).toBe(true);
     expect(keysReceived().length).toBe(3);
     // It says when to come back (issue 15 §5): a short wait when the upstream named none...
@@ -184,7 +195,10 @@ describe("automatic disabling", () => {
   test("a disable keyword in the message disables; a plain rate limit does not", async () => {
     await setOptions(world, { AutomaticDisableChannelEnabled: true });
     const broke = await addChannel(world, { key: "sk-broke", models: "gpt-4" });
-    world.upstream.behave("sk-broke", { status: 429, errorBody: { error: { message: "You exceeded your current quota, please check your plan", type: "requests" } } });
+    world.upstream.behave("sk-broke", {
+      status: 429,
+      errorBody: { error: { message: "You exceeded your current quota, please check your plan", type: "requests" } },
+    });
     await chat("gpt-4");
     expect(await channelStatus(broke)).toBe(3);
     const busy = await addChannel(world, { key: "sk-just-busy", models: "gpt-4-32k" });

@@ -6,7 +6,7 @@
 // stream, and no hold left.
 import { afterEach, describe, expect, test } from "bun:test";
 import { newUserSession } from "../helpers/api-session.ts";
-import { addChannel, addToken, n, postRelay, startRelayWorld, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, n, postRelay, startRelayWorld, type RelayWorld } from "../helpers/relay-world.ts";
 
 const users = 5;
 const streamsPerUser = 10;
@@ -38,7 +38,10 @@ function openStream(url: string, key: string) {
       if (text.includes('"content"')) firstChunk();
     }
     firstChunk();
-    const events = text.split("\n\n").filter((event) => event.startsWith("data: ")).map((event) => event.slice(6));
+    const events = text
+      .split("\n\n")
+      .filter((event) => event.startsWith("data: "))
+      .map((event) => event.slice(6));
     return { events, text };
   })();
   return { started, done };
@@ -161,7 +164,10 @@ describe("SIGTERM with relay requests in flight", () => {
     expect(await world.server.exited).toBe(0);
     const store = world.server.store;
     expect(await store.query("select id from logs where type = 2")).toEqual([]);
-    const [user] = await store.query<{ quota: number; used_quota: number }>("select quota, used_quota from users where id = ?", session.userId);
+    const [user] = await store.query<{ quota: number; used_quota: number }>(
+      "select quota, used_quota from users where id = ?",
+      session.userId,
+    );
     expect([n(user!.quota), n(user!.used_quota)]).toEqual([startingQuota, 0]);
   }, 60_000);
 });

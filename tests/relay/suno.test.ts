@@ -5,8 +5,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { seedUsers, type SeededUser } from "../helpers/seeded-users.ts";
 import { startSunoUpstream, type SunoUpstream } from "../fixtures/suno-upstream.ts";
-import { addChannel, addToken, startRelayWorld, type RelayWorld } from "./relay-world.ts";
-import { balances, charged, chargedEverywhere, eventually, logsOf, relayCall } from "./task-helpers.ts";
+import { addChannel, addToken, startRelayWorld, type RelayWorld } from "../helpers/relay-world.ts";
+import { balances, charged, chargedEverywhere, eventually, logsOf, relayCall } from "../helpers/task-helpers.ts";
+import { ChannelType } from "../../src/services/channels/channel-types.ts";
 
 setDefaultTimeout(60_000);
 
@@ -24,7 +25,13 @@ const lyrics = 5_000; // suno_lyrics 0.01 $
 beforeAll(async () => {
   suno = await startSunoUpstream({ keys: ["suno-key-a", "suno-key-b"] });
   world = await startRelayWorld({ TASK_POLL_INTERVAL: "1" });
-  channelA = await addChannel(world, { name: "suno-a", type: 36, key: "suno-key-a", base_url: suno.url, models: "suno_music,suno_lyrics" });
+  channelA = await addChannel(world, {
+    name: "suno-a",
+    type: ChannelType.Suno,
+    key: "suno-key-a",
+    base_url: suno.url,
+    models: "suno_music,suno_lyrics",
+  });
   [singer, other] = await seedUsers(world.server, "singer", 2, { quota: 10_000_000 });
   token = await addToken(singer!.session, { name: "singer-key", unlimited_quota: false, remain_quota: 5_000_000 });
   otherToken = await addToken(other!.session, { name: "other-key" });
@@ -34,9 +41,15 @@ afterAll(async () => {
   await suno?.stop();
 });
 
-const call = (method: string, path: string, body?: unknown, key = token.key) => relayCall(world.server.url, method, path, { authorization: `Bearer sk-${key}` }, body);
+const call = (method: string, path: string, body?: unknown, key = token.key) =>
+  relayCall(world.server.url, method, path, { authorization: `Bearer sk-${key}` }, body);
 const mine = () => balances(world.server, singer.id, token.id, channelA);
-const finished = (id: string) => eventually(() => call("GET", `/suno/fetch/${id}`), (answer) => answer.json?.data?.progress === "100%", `task ${id} finished`);
+const finished = (id: string) =>
+  eventually(
+    () => call("GET", `/suno/fetch/${id}`),
+    (answer) => answer.json?.data?.progress === "100%",
+    `task ${id} finished`,
+  );
 
 describe("music and lyrics", () => {
   test("a song is charged suno_music once, sent with the channel's key, and polled to SUCCESS with its clips", async () => {
@@ -86,7 +99,11 @@ describe("music and lyrics", () => {
     expect(charged(before, await mine())).toEqual(chargedEverywhere(music));
     const done = await finished(id);
     expect(done.json.data).toMatchObject({ status: "FAILURE", fail_reason: "Unable to generate: content policy" });
-    await eventually(() => mine(), (now) => now.quota === before.quota, "refund");
+    await eventually(
+      () => mine(),
+      (now) => now.quota === before.quota,
+      "refund",
+    );
     await Bun.sleep(2500);
     expect(charged(before, await mine())).toEqual(chargedEverywhere(0));
     const refunds = await logsOf(world.server, "select * from logs where type = 4 and content like ?", `%${id}%`);
@@ -100,16 +117,36 @@ describe("music and lyrics", () => {
     await world.server.store.query("update tasks set submit_time = submit_time - 7200 where task_id = ?", id);
     const done = await finished(id);
     expect(done.json.data).toMatchObject({ status: "FAILURE", fail_reason: "上游任务超时（超过 3600 秒）" });
-    await eventually(() => mine(), (now) => now.quota === before.quota, "timeout refund");
+    await eventually(
+      () => mine(),
+      (now) => now.quota === before.quota,
+      "timeout refund",
+    );
     expect(await logsOf(world.server, "select id from logs where type = 4 and content like ?", `%${id}%`)).toHaveLength(1);
   });
 
   test("a continuation goes to the channel of the task it continues, which must be the caller's", async () => {
     const origin = (await call("POST", "/suno/submit/music", { gpt_description_prompt: "part one" })).json.data as string;
     // A second channel with a higher priority would take new songs, not this continuation.
-    const channelB = await addChannel(world, { name: "suno-b", type: 36, key: "suno-key-b", base_url: suno.url, models: "suno_music", priority: 5 });
-    await eventually(() => call("POST", "/suno/submit/music", { gpt_description_prompt: "fresh" }), () => suno.receivedAt("/suno/submit/music").at(-1)!.key === "suno-key-b", "channel b in use");
-    const continued = await call("POST", "/suno/submit/music", { prompt: "part two", continue_clip_id: `${origin}-clip1`, continue_at: 10, task_id: origin });
+    const channelB = await addChannel(world, {
+      name: "suno-b",
+      type: ChannelType.Suno,
+      key: "suno-key-b",
+      base_url: suno.url,
+      models: "suno_music",
+      priority: 5,
+    });
+    await eventually(
+      () => call("POST", "/suno/submit/music", { gpt_description_prompt: "fresh" }),
+      () => suno.receivedAt("/suno/submit/music").at(-1)!.key === "suno-key-b",
+      "channel b in use",
+    );
+    const continued = await call("POST", "/suno/submit/music", {
+      prompt: "part two",
+      continue_clip_id: `${origin}-clip1`,
+      continue_at: 10,
+      task_id: origin,
+    });
     expect(continued.json.code).toBe("success");
     expect(suno.receivedAt("/suno/submit/music").at(-1)!.key).toBe("suno-key-a");
     const stolen = await call("POST", "/suno/submit/music", { prompt: "mine now", continue_clip_id: "x", task_id: origin }, otherToken.key);
@@ -149,7 +186,13 @@ describe("the channel test button", () => {
     expect(passed.body.message).toStartWith("通道 suno-a 测试成功");
     expect(suno.received.at(-1)).toMatchObject({ path: "/suno/fetch", key: "suno-key-a", json: { ids: [], action: "" } });
 
-    const wrong = await addChannel(world, { name: "suno-wrong", type: 36, key: "suno-key-wrong", base_url: suno.url, models: "suno_probe_only" });
+    const wrong = await addChannel(world, {
+      name: "suno-wrong",
+      type: ChannelType.Suno,
+      key: "suno-key-wrong",
+      base_url: suno.url,
+      models: "suno_probe_only",
+    });
     const failed = await world.root.get(`/api/channel/test/${wrong}`);
     expect(failed.body).toMatchObject({ success: false, message: "status 401: invalid key" });
     expect(suno.received.at(-1)).toMatchObject({ path: "/suno/fetch", key: "suno-key-wrong" });

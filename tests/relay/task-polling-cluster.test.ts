@@ -9,8 +9,9 @@ import { seedUsers } from "../helpers/seeded-users.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { createTestStore, testDialect, type TestStore } from "../helpers/test-store.ts";
 import { startMidjourneyUpstream, type MidjourneyUpstream } from "../fixtures/midjourney-upstream.ts";
-import { addToken } from "./relay-world.ts";
-import { balances, charged, chargedEverywhere, eventually, relayCall } from "./task-helpers.ts";
+import { addToken } from "../helpers/relay-world.ts";
+import { balances, charged, chargedEverywhere, eventually, relayCall } from "../helpers/task-helpers.ts";
+import { ChannelType } from "../../src/services/channels/channel-types.ts";
 
 setDefaultTimeout(90_000);
 
@@ -26,7 +27,11 @@ describe.if(enabled)("the task poller on two instances sharing PostgreSQL and Re
   beforeAll(async () => {
     store = await createTestStore();
     mj = await startMidjourneyUpstream({ secrets: ["twin-mj"], finishAfterMs: 200 });
-    const env = { REDIS_CONN_STRING: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: `switchyard-test-${crypto.randomUUID()}:`, TASK_POLL_INTERVAL: "1" };
+    const env = {
+      REDIS_CONN_STRING: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: `switchyard-test-${crypto.randomUUID()}:`,
+      TASK_POLL_INTERVAL: "1",
+    };
     first = await startTestServer({ store, env });
     second = await startTestServer({ store, env });
     root = await rootSession(first.url);
@@ -39,7 +44,14 @@ describe.if(enabled)("the task poller on two instances sharing PostgreSQL and Re
   });
 
   test("one instance polls at a time, and a failure is refunded once", async () => {
-    const created = await root.post("/api/channel/", { name: "twin-mj", type: 2, key: "twin-mj", base_url: mj.url, models: "mj_imagine", group: "default" });
+    const created = await root.post("/api/channel/", {
+      name: "twin-mj",
+      type: ChannelType.Midjourney,
+      key: "twin-mj",
+      base_url: mj.url,
+      models: "mj_imagine",
+      group: "default",
+    });
     const channelId = created.body.data[0].id as number;
     const [user] = await seedUsers(first, "twinmj", 1, { quota: 1_000_000 });
     const token = await addToken(user!.session, { name: "twin", unlimited_quota: false, remain_quota: 1_000_000 });
@@ -64,7 +76,11 @@ describe.if(enabled)("the task poller on two instances sharing PostgreSQL and Re
     const ended = (rows: { status: string }[]) => rows.slice(0, 3).every((row) => row.status === "SUCCESS" || row.status === "FAILURE");
     await eventually(statuses, ended, "three tasks ended", 60_000);
     expect((await statuses()).map((row) => row.status)).toEqual(["SUCCESS", "FAILURE", "SUCCESS", "SUBMITTED"]);
-    await eventually(() => balances(first, user!.id, token.id, channelId), (now) => now.quota === before.quota - 3 * 50_000, "refund");
+    await eventually(
+      () => balances(first, user!.id, token.id, channelId),
+      (now) => now.quota === before.quota - 3 * 50_000,
+      "refund",
+    );
     // More periods pass on both instances (the unfinished task keeps them polling): still one
     // refund, and never two polls at once.
     const polls = () => Promise.resolve(mj.receivedAt("/mj/task/list-by-condition").length);

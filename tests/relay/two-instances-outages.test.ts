@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { testDialect } from "../helpers/test-store.ts";
 import { redisServerInstalled, startRedisProcess, startSilentServer } from "../helpers/redis-process.ts";
-import { ban, disableToken, expectBalancedBooks, fixedPrice, refusedOn, startLoad, startOutageWorld, type OutageWorld } from "./outage-world.ts";
+import { ban, disableToken, expectBalancedBooks, fixedPrice, refusedOn, startLoad, startOutageWorld } from "../helpers/outage-world.ts";
 
 setDefaultTimeout(180_000);
 
@@ -110,7 +110,9 @@ describe.if(enabled)("two instances through Redis faults", () => {
     const load = startLoad(world, spender.token.key, 6);
     await Bun.sleep(500);
     redis.pause();
-    await world.eventually("both instances notice Redis stopped answering", async () => (await world.sharedHealthy()).every((healthy) => !healthy));
+    await world.eventually("both instances notice Redis stopped answering", async () =>
+      (await world.sharedHealthy()).every((healthy) => !healthy),
+    );
     await Bun.sleep(4000);
     redis.resume();
     await world.eventually("both instances are back on Redis", async () => (await world.sharedHealthy()).every(Boolean));
@@ -135,7 +137,9 @@ describe.if(enabled)("two instances through Redis faults", () => {
     for (const phase of ["redis", "store"] as const) {
       if (phase === "store") {
         await redis.stop();
-        await world.eventually("both instances notice Redis is away", async () => (await world.sharedHealthy()).every((healthy) => !healthy));
+        await world.eventually("both instances notice Redis is away", async () =>
+          (await world.sharedHealthy()).every((healthy) => !healthy),
+        );
       }
       const spender = await world.customer(`crowd${phase}`, 40 * cost);
       const answers = await Promise.all(Array.from({ length: 400 }, (_, index) => world.call(index, spender.token.key, body)));

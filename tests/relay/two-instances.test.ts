@@ -11,7 +11,7 @@ import { seedUsers } from "../helpers/seeded-users.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { createTestStore, testDialect, type TestStore } from "../helpers/test-store.ts";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
-import { addChannel, addToken, n, openai, postRelay, reservedFor, setOptions, type RelayWorld } from "./relay-world.ts";
+import { addChannel, addToken, n, openai, postRelay, reservedFor, setOptions, type RelayWorld } from "../helpers/relay-world.ts";
 
 setDefaultTimeout(60_000);
 
@@ -32,7 +32,11 @@ describe.if(enabled)("two instances sharing PostgreSQL and Redis", () => {
     upstream = await startUpstream();
     mail = await startMailCatcher();
     // A prefix of this run's own, so marks and locks of other runs sharing the Redis do not count.
-    env = { REDIS_CONN_STRING: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: `switchyard-test-${crypto.randomUUID()}:`, STREAMING_TIMEOUT: "60" };
+    env = {
+      REDIS_CONN_STRING: process.env.TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: `switchyard-test-${crypto.randomUUID()}:`,
+      STREAMING_TIMEOUT: "60",
+    };
     first = await startTestServer({ store, env });
     second = await startTestServer({ store, env });
     rootFirst = await rootSession(first.url);
@@ -57,7 +61,8 @@ describe.if(enabled)("two instances sharing PostgreSQL and Redis", () => {
     await store?.dispose();
   });
 
-  const quotaOf = async (id: number) => Number((await store.query<{ quota: number }>("select quota from users where id = ?", id))[0]!.quota);
+  const quotaOf = async (id: number) =>
+    Number((await store.query<{ quota: number }>("select quota from users where id = ?", id))[0]!.quota);
 
   test("one code redeemed through both instances at once credits once", async () => {
     const users = await seedUsers(first, "twin", 40);
@@ -82,12 +87,23 @@ describe.if(enabled)("two instances sharing PostgreSQL and Redis", () => {
     for (let round = 0; round < 5; round++) {
       const order = (await buyer!.session.post("/api/user/pay", { amount: 2, payment_method: "zfb" })).body.data as Record<string, string>;
       const before = await quotaOf(buyer!.id);
-      const params: Record<string, string> = { pid: "3001", out_trade_no: order.out_trade_no!, type: "alipay", money: order.money!, trade_status: "TRADE_SUCCESS" };
-      const text = Object.keys(params).sort().map((name) => `${name}=${params[name]}`).join("&");
+      const params: Record<string, string> = {
+        pid: "3001",
+        out_trade_no: order.out_trade_no!,
+        type: "alipay",
+        money: order.money!,
+        trade_status: "TRADE_SUCCESS",
+      };
+      const text = Object.keys(params)
+        .sort()
+        .map((name) => `${name}=${params[name]}`)
+        .join("&");
       params.sign = createHash("md5").update(`${text}two-instance-key`).digest("hex");
       const query = new URLSearchParams(params).toString();
       const answers = await Promise.all(
-        Array.from({ length: 10 }, (_, index) => fetch(`${index % 2 ? second.url : first.url}/api/user/epay/notify?${query}`).then((r) => r.text())),
+        Array.from({ length: 10 }, (_, index) =>
+          fetch(`${index % 2 ? second.url : first.url}/api/user/epay/notify?${query}`).then((r) => r.text()),
+        ),
       );
       expect(answers).toEqual(Array(10).fill("success"));
       expect(await quotaOf(buyer!.id)).toBe(before + 1_000_000);
@@ -100,11 +116,16 @@ describe.if(enabled)("two instances sharing PostgreSQL and Redis", () => {
       await store.query(
         `insert into logs (user_id, username, created_at, type, model_name, prompt_tokens, completion_tokens, quota, content, token_name, "group", other)
          values (1, 'root', ?, 2, ?, 10, 5, ?, '', 't', 'default', '')`,
-        now - index * 900, index % 2 ? "model-a" : "model-b", 100 + index,
+        now - index * 900,
+        index % 2 ? "model-a" : "model-b",
+        100 + index,
       );
     }
     await Promise.all([0, 1, 2, 3].map((index) => (index % 2 ? rootSecond : rootFirst).post("/api/data/refresh")));
-    const rows = (await rootSecond.get(`/api/data/?start_timestamp=${now - 86400}&end_timestamp=${now + 3600}`)).body.data as { quota: number; count: number }[];
+    const rows = (await rootSecond.get(`/api/data/?start_timestamp=${now - 86400}&end_timestamp=${now + 3600}`)).body.data as {
+      quota: number;
+      count: number;
+    }[];
     const [logs] = await store.query<{ quota: number; count: number }>(
       "select sum(quota) as quota, count(*) as count from logs where type = 2 and created_at >= ?",
       now - 86400 - (now % 3600),
@@ -156,14 +177,26 @@ describe.if(enabled)("two instances sharing PostgreSQL and Redis", () => {
     const fire = (count: number) =>
       Promise.all(
         Array.from({ length: count }, (_, index) =>
-          postRelay(index % 2 ? worldSecond : worldFirst, "/v1/chat/completions", tokenKey, { model: "twin-fixed-model", messages: [{ role: "user", content: "hi" }] }),
+          postRelay(index % 2 ? worldSecond : worldFirst, "/v1/chat/completions", tokenKey, {
+            model: "twin-fixed-model",
+            messages: [{ role: "user", content: "hi" }],
+          }),
         ),
       );
 
     async function books() {
       const [user] = await store.query<Record<string, unknown>>("select quota, used_quota, request_count from users where id = ?", userId);
-      const [logs] = await store.query<Record<string, unknown>>("select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 2 and user_id = ?", userId);
-      return { quota: n(user!.quota), used: n(user!.used_quota), requests: n(user!.request_count), logs: n(logs!.count), logTotal: n(logs!.total) };
+      const [logs] = await store.query<Record<string, unknown>>(
+        "select count(*) as count, coalesce(sum(quota), 0) as total from logs where type = 2 and user_id = ?",
+        userId,
+      );
+      return {
+        quota: n(user!.quota),
+        used: n(user!.used_quota),
+        requests: n(user!.request_count),
+        logs: n(logs!.count),
+        logTotal: n(logs!.total),
+      };
     }
 
     beforeAll(async () => {
@@ -191,7 +224,12 @@ describe.if(enabled)("two instances sharing PostgreSQL and Redis", () => {
       expect(new Set(answers.filter((answer) => answer.status !== 200).map((answer) => answer.status))).toEqual(new Set([403]));
       const after = await books();
       expect(after.quota).toBe(0);
-      expect([after.used - before.used, after.requests - before.requests, after.logs - before.logs, after.logTotal - before.logTotal]).toEqual([20 * price, 20, 20, 20 * price]);
+      expect([
+        after.used - before.used,
+        after.requests - before.requests,
+        after.logs - before.logs,
+        after.logTotal - before.logTotal,
+      ]).toEqual([20 * price, 20, 20, 20 * price]);
       expect(after.used).toBe(after.logTotal);
       expect(await reservedFor(worldSecond, { userId, tokenKey })).toBe(false);
     });
@@ -201,7 +239,10 @@ describe.if(enabled)("two instances sharing PostgreSQL and Redis", () => {
       const before = await books();
       upstream.behave("twin-crowd", { delayMs: 8000 });
       const inFlight = Array.from({ length: 10 }, () =>
-        postRelay(worldSecond, "/v1/chat/completions", tokenKey, { model: "twin-fixed-model", messages: [{ role: "user", content: "hi" }] }).catch(() => undefined),
+        postRelay(worldSecond, "/v1/chat/completions", tokenKey, {
+          model: "twin-fixed-model",
+          messages: [{ role: "user", content: "hi" }],
+        }).catch(() => undefined),
       );
       await Bun.sleep(500);
       await second.crash();

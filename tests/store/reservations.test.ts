@@ -8,7 +8,7 @@ import { createRedisState } from "../../src/cache/redis-state.ts";
 import type { SharedState } from "../../src/cache/shared-state.ts";
 import { createMemoryReservations } from "../../src/services/billing/memory-reservations.ts";
 import { createRedisReservations } from "../../src/services/billing/redis-reservations.ts";
-import type { ReservationBook, Snapshots } from "../../src/services/billing/reservation-book.ts";
+import type { ReservationBook, Snapshots } from "../../src/services/billing/reservation-types.ts";
 
 type Pair = { first: ReservationBook; second: ReservationBook };
 
@@ -31,9 +31,15 @@ if (process.env.TEST_REDIS_URL) {
     "redis",
     async () => {
       const prefix = `switchyard-test-${crypto.randomUUID()}:`;
-      const states = [await createRedisState(process.env.TEST_REDIS_URL!, prefix), await createRedisState(process.env.TEST_REDIS_URL!, prefix)];
+      const states = [
+        await createRedisState(process.env.TEST_REDIS_URL!, prefix),
+        await createRedisState(process.env.TEST_REDIS_URL!, prefix),
+      ];
       opened.push(...states);
-      const [first, second] = [await createRedisReservations(states[0]!.scripts!, "one"), await createRedisReservations(states[1]!.scripts!, "two")];
+      const [first, second] = [
+        await createRedisReservations(states[0]!.scripts!, "one"),
+        await createRedisReservations(states[1]!.scripts!, "two"),
+      ];
       opened.push(first, second);
       return { first, second };
     },
@@ -42,17 +48,20 @@ if (process.env.TEST_REDIS_URL) {
 
 let requests = 0;
 const reservation = (userId: number, amount: number, tokenId = 0) => ({ requestId: `r${++requests}`, userId, tokenId, amount });
-const balance = (user: number, version = 0, token?: [number, number]): (() => Snapshots) => () => ({
-  user: { balance: user, version },
-  token: token ? { balance: token[0], version: token[1] } : undefined,
-});
+const balance =
+  (user: number, version = 0, token?: [number, number]): (() => Snapshots) =>
+  () => ({
+    user: { balance: user, version },
+    token: token ? { balance: token[0], version: token[1] } : undefined,
+  });
 
 for (const [name, open] of implementations) {
   describe(`${name} reservations`, () => {
     test("admitted while what is left covers the amount; a margin asks for that many times it", async () => {
       const { first, second } = await open();
       const outcomes = [];
-      for (let index = 0; index < 4; index++) outcomes.push(await (index % 2 ? second : first).reserve(reservation(1, 30), 1, balance(100)));
+      for (let index = 0; index < 4; index++)
+        outcomes.push(await (index % 2 ? second : first).reserve(reservation(1, 30), 1, balance(100)));
       expect(outcomes).toEqual(["reserved", "reserved", "reserved", "user-short"]);
       expect(await first.reserve(reservation(2, 10), 11, balance(100))).toBe("user-short");
       expect(await first.reserve(reservation(2, 10), 10, balance(100))).toBe("reserved");
@@ -75,7 +84,9 @@ for (const [name, open] of implementations) {
 
     test("concurrent reservations on both instances never exceed the balance", async () => {
       const { first, second } = await open();
-      const outcomes = await Promise.all(Array.from({ length: 60 }, (_, index) => (index % 2 ? second : first).reserve(reservation(5, 7), 1, balance(70))));
+      const outcomes = await Promise.all(
+        Array.from({ length: 60 }, (_, index) => (index % 2 ? second : first).reserve(reservation(5, 7), 1, balance(70))),
+      );
       expect(outcomes.filter((outcome) => outcome === "reserved")).toHaveLength(10);
     });
 

@@ -11,7 +11,9 @@ import { createTestStore, type TestStore } from "../helpers/test-store.ts";
 let store: TestStore;
 beforeAll(async () => {
   store = await createTestStore();
-  await openStore(store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! });
+  await openStore(
+    store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! },
+  );
 });
 afterAll(async () => {
   await closeStore();
@@ -25,7 +27,9 @@ async function newUser(name: string, quota: number) {
 
 describe("migrations", () => {
   test("create every table; running them again changes nothing", async () => {
-    await openStore(store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! });
+    await openStore(
+      store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! },
+    );
     for (const table of Object.values(t)) {
       const [row] = await db.select({ count: countRows() }).from(table);
       expect(row!.count).toBeGreaterThanOrEqual(0);
@@ -46,8 +50,18 @@ describe("transact", () => {
   test("commits every statement of the body together", async () => {
     const user = await newUser("tx-commit", 100);
     await transact(function* (tx) {
-      yield* run(tx.update(t.users).set({ quota: sql`${t.users.quota} - 30` }).where(eq(t.users.id, user.id)));
-      yield* run(tx.update(t.users).set({ used_quota: sql`${t.users.used_quota} + 30` }).where(eq(t.users.id, user.id)));
+      yield* run(
+        tx
+          .update(t.users)
+          .set({ quota: sql`${t.users.quota} - 30` })
+          .where(eq(t.users.id, user.id)),
+      );
+      yield* run(
+        tx
+          .update(t.users)
+          .set({ used_quota: sql`${t.users.used_quota} + 30` })
+          .where(eq(t.users.id, user.id)),
+      );
     });
     const [after] = await db.select().from(t.users).where(eq(t.users.id, user.id));
     expect(after!.quota + after!.used_quota).toBe(100);
@@ -85,7 +99,10 @@ describe("transact", () => {
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(6);
     const [after] = await db.select().from(t.users).where(eq(t.users.id, user.id));
     expect(after!.quota).toBe(100);
-    const [spent] = await db.select({ total: sumInteger(t.logs.quota) }).from(t.logs).where(eq(t.logs.user_id, user.id));
+    const [spent] = await db
+      .select({ total: sumInteger(t.logs.quota) })
+      .from(t.logs)
+      .where(eq(t.logs.user_id, user.id));
     expect(spent!.total).toBe(900);
   });
 });
@@ -124,12 +141,18 @@ describe("reusable statements (the relay's money moves)", () => {
     tx.insert(t.logs).values({ request_id: p("id"), user_id: p("user"), type: 2, quota: 7, is_stream: p("stream"), created_at: 1 }),
   );
   const takeLog = reusableStatement<{ quota: number; is_stream: boolean }[], { id: string }>((tx) =>
-    tx.delete(t.logs).where(eq(t.logs.request_id, p("id"))).returning({ quota: t.logs.quota, is_stream: t.logs.is_stream }),
+    tx
+      .delete(t.logs)
+      .where(eq(t.logs.request_id, p("id")))
+      .returning({ quota: t.logs.quota, is_stream: t.logs.is_stream }),
   );
 
   test("bind new values on every call, encode and decode columns (booleans), and return typed rows", async () => {
     const user = await newUser("reusable", 0);
-    for (const [id, stream] of [["req-a", true], ["req-b", false]] as const) {
+    for (const [id, stream] of [
+      ["req-a", true],
+      ["req-b", false],
+    ] as const) {
       await transact(function* (tx) {
         yield* run(insertLog(tx, { id, user: user.id, stream }));
       });

@@ -12,7 +12,9 @@ import { openReservationBook } from "../../src/services/billing/reservation-book
 import { consumeLogValues } from "../../src/services/billing/consume-log.ts";
 import { drainLedger, holdQuota, releaseHold, settleQuota } from "../../src/services/billing/quota-holds.ts";
 import { LogType } from "../../src/services/logs/log-types.ts";
-import { refundAsyncTask, refundDrawing, settlementGraceMs } from "../../src/services/tasks/task-refund.ts";
+import { drawings } from "../../src/services/tasks/drawing-tasks.ts";
+import { music } from "../../src/services/tasks/music-tasks.ts";
+import { refundTask, settlementGraceMs } from "../../src/services/tasks/task-refund.ts";
 import { closeStore, db, openStore, t } from "../../src/store/client.ts";
 import { createTestStore, type TestStore } from "../helpers/test-store.ts";
 
@@ -20,7 +22,9 @@ let store: TestStore;
 let sharedState: SharedState;
 beforeAll(async () => {
   store = await createTestStore();
-  await openStore(store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! });
+  await openStore(
+    store.dialect === "pg" ? { dialect: "pg", url: store.env.SQL_DSN! } : { dialect: "sqlite", path: store.env.SQLITE_PATH! },
+  );
   // A refund announces the token's new balance to the token caches. On Redis (CI sets
   // TEST_REDIS_URL) the reservation book remembers recent charges, which a refund must correct.
   sharedState = await openSharedState(process.env.TEST_REDIS_URL, `task-refund-test-${crypto.randomUUID()}:`);
@@ -36,22 +40,45 @@ afterAll(async () => {
 
 async function account(name: string, quota: number) {
   const [user] = await db.insert(t.users).values({ username: name, password: "x", quota }).returning();
-  const [token] = await db.insert(t.tokens).values({ user_id: user!.id, key: `${name}-key-0123456789abcdef0123456789ab`, name, remain_quota: quota }).returning();
+  const [token] = await db
+    .insert(t.tokens)
+    .values({ user_id: user!.id, key: `${name}-key-0123456789abcdef0123456789ab`, name, remain_quota: quota })
+    .returning();
   return { userId: user!.id, tokenId: token!.id };
 }
 
 async function balances(ids: { userId: number; tokenId: number }) {
   const [user] = await db.select().from(t.users).where(eq(t.users.id, ids.userId));
   const [token] = await db.select().from(t.tokens).where(eq(t.tokens.id, ids.tokenId));
-  return { quota: Number(user!.quota), used: Number(user!.used_quota), tokenRemain: Number(token!.remain_quota), tokenUsed: Number(token!.used_quota) };
+  return {
+    quota: Number(user!.quota),
+    used: Number(user!.used_quota),
+    tokenRemain: Number(token!.remain_quota),
+    tokenUsed: Number(token!.used_quota),
+  };
 }
 
 async function charge(ids: { userId: number; tokenId: number }, requestId: string, quota: number) {
   await holdQuota({ requestId, userId: ids.userId, tokenId: ids.tokenId, tokenLimited: true, amount: quota });
   const log = consumeLogValues({
-    requestId, userId: ids.userId, username: "u", tokenId: ids.tokenId, tokenName: "u", model: "mj_imagine", upstreamModel: "mj_imagine", group: "default",
-    channelId: 0, channelName: "", price: { kind: "fixed", price: 0.1, groupRatio: 1 }, quota, promptTokens: 0, completionTokens: 0,
-    useTimeSeconds: 0, isStream: false, firstResponseMs: undefined, channelChain: [],
+    requestId,
+    userId: ids.userId,
+    username: "u",
+    tokenId: ids.tokenId,
+    tokenName: "u",
+    model: "mj_imagine",
+    upstreamModel: "mj_imagine",
+    group: "default",
+    channelId: 0,
+    channelName: "",
+    price: { kind: "fixed", price: 0.1, groupRatio: 1 },
+    quota,
+    promptTokens: 0,
+    completionTokens: 0,
+    useTimeSeconds: 0,
+    isStream: false,
+    firstResponseMs: undefined,
+    channelChain: [],
   });
   await settleQuota({ requestId, userId: ids.userId, tokenId: ids.tokenId, tokenLimited: true, channelId: 0, quota, log });
   await drainLedger();
@@ -60,25 +87,41 @@ async function charge(ids: { userId: number; tokenId: number }, requestId: strin
 async function failedDrawing(ids: { userId: number; tokenId: number }, requestId: string, quota: number, submitTime = Date.now()) {
   const [row] = await db
     .insert(t.midjourneys)
-    .values({ user_id: ids.userId, token_id: ids.tokenId, action: "IMAGINE", mj_id: `mj-${requestId}`, status: "FAILURE", progress: "100%", fail_reason: "banned", submit_time: submitTime, quota, request_id: requestId, code: 1 })
+    .values({
+      user_id: ids.userId,
+      token_id: ids.tokenId,
+      action: "IMAGINE",
+      mj_id: `mj-${requestId}`,
+      status: "FAILURE",
+      progress: "100%",
+      fail_reason: "banned",
+      submit_time: submitTime,
+      quota,
+      request_id: requestId,
+      code: 1,
+    })
     .returning();
   return row!.id;
 }
 
 const refundedFlag = async (id: number) => Boolean((await db.select().from(t.midjourneys).where(eq(t.midjourneys.id, id)))[0]!.refunded);
-const refundLogs = async (requestId: string) => db.select().from(t.logs).where(eq(t.logs.request_id, `refund:${requestId}`));
+const refundLogs = async (requestId: string) =>
+  db
+    .select()
+    .from(t.logs)
+    .where(eq(t.logs.request_id, `refund:${requestId}`));
 
 test("a task that failed before its charge settled is refunded exactly, once the charge is there", async () => {
   const ids = await account("early-failure", 1000);
   const id = await failedDrawing(ids, "early-1", 300);
   // The poller saw the failure first: nothing to give back yet, and the task stays open.
-  expect(await refundDrawing(id)).toBe(0);
+  expect(await refundTask(drawings, id)).toBe(0);
   expect(await refundedFlag(id)).toBe(false);
   await charge(ids, "early-1", 300);
   expect(await balances(ids)).toEqual({ quota: 700, used: 300, tokenRemain: 700, tokenUsed: 300 });
   // The sweep comes back: the whole charge returns, once.
-  expect(await refundDrawing(id)).toBe(300);
-  expect(await refundDrawing(id)).toBe(0);
+  expect(await refundTask(drawings, id)).toBe(300);
+  expect(await refundTask(drawings, id)).toBe(0);
   expect(await refundedFlag(id)).toBe(true);
   expect(await balances(ids)).toEqual({ quota: 1000, used: 0, tokenRemain: 1000, tokenUsed: 0 });
   const logs = await refundLogs("early-1");
@@ -91,11 +134,11 @@ test("a charge that never settles ends the task refunded with nothing given back
   await holdQuota({ requestId: "lost-1", userId: ids.userId, tokenId: ids.tokenId, tokenLimited: true, amount: 300 });
   await releaseHold("lost-1");
   const id = await failedDrawing(ids, "lost-1", 300, Date.now() - settlementGraceMs - 1000);
-  expect(await refundDrawing(id)).toBe(0);
+  expect(await refundTask(drawings, id)).toBe(0);
   expect(await refundedFlag(id)).toBe(true);
   // A failed settlement sets the row's quota to 0: settled at once, whatever its age.
   const zero = await failedDrawing(ids, "lost-2", 0);
-  expect(await refundDrawing(zero)).toBe(0);
+  expect(await refundTask(drawings, zero)).toBe(0);
   expect(await refundedFlag(zero)).toBe(true);
   expect(await balances(ids)).toEqual({ quota: 1000, used: 0, tokenRemain: 1000, tokenUsed: 0 });
   expect(await refundLogs("lost-1")).toEqual([]);
@@ -106,10 +149,21 @@ test("after a refund the whole balance can be held again; a music task refunds t
   await charge(ids, "spent-1", 500);
   const [task] = await db
     .insert(t.tasks)
-    .values({ user_id: ids.userId, platform: "suno", action: "MUSIC", task_id: "suno-1", status: "FAILURE", progress: "100%", fail_reason: "x", submit_time: Math.floor(Date.now() / 1000), quota: 500, request_id: "spent-1" })
+    .values({
+      user_id: ids.userId,
+      platform: "suno",
+      action: "MUSIC",
+      task_id: "suno-1",
+      status: "FAILURE",
+      progress: "100%",
+      fail_reason: "x",
+      submit_time: Math.floor(Date.now() / 1000),
+      quota: 500,
+      request_id: "spent-1",
+    })
     .returning();
-  expect(await refundAsyncTask(task!.id)).toBe(500);
-  expect(await refundAsyncTask(task!.id)).toBe(0);
+  expect(await refundTask(music, task!.id)).toBe(500);
+  expect(await refundTask(music, task!.id)).toBe(0);
   expect(await balances(ids)).toEqual({ quota: 500, used: 0, tokenRemain: 500, tokenUsed: 0 });
   await holdQuota({ requestId: "again-1", userId: ids.userId, tokenId: ids.tokenId, tokenLimited: true, amount: 500 });
   await releaseHold("again-1");

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { migrateSqlite } from "../../src/store/migrate.ts";
 import { sqliteMigrations } from "../../src/store/migrations.generated.ts";
 import { startTestServer } from "../helpers/test-server.ts";

@@ -68,7 +68,11 @@ describe("compact byte-pair counts", () => {
     test(`${name}: every sample of gpt-tokenizer's test plans`, () => {
       const plans = testPlans(name);
       expect(plans.length).toBeGreaterThan(50);
-      for (const plan of plans) expect({ sample: plan.sample, tokens: ours.countTokens(plan.sample) }).toEqual({ sample: plan.sample, tokens: plan.encoded.length });
+      for (const plan of plans)
+        expect({ sample: plan.sample, tokens: ours.countTokens(plan.sample) }).toEqual({
+          sample: plan.sample,
+          tokens: plan.encoded.length,
+        });
     });
 
     test(`${name}: 3,000 generated texts in many scripts count as the library counts them`, () => {
@@ -103,13 +107,18 @@ describe("rank tables as typed arrays", () => {
     const ranks = table.starts.length - 1;
     expect(ranks).toBe(199_998);
     let misses = 0;
-    for (let rank = 0; rank < ranks; rank++) if (rankOf(table, table.bytes, table.starts[rank]!, table.starts[rank + 1]!) !== rank) misses++;
+    for (let rank = 0; rank < ranks; rank++)
+      if (rankOf(table, table.bytes, table.starts[rank]!, table.starts[rank + 1]!) !== rank) misses++;
     expect(misses).toBe(0);
     expect(rankOf(table, new TextEncoder().encode("zzqxjv-no-such-token-zzqxjv"), 0, 27)).toBe(-1);
   });
 
   test("a table is the decoded bytes of each line, with padding and without a final newline", () => {
-    const lines = [Buffer.from([0xef, 0xbb, 0xbf]).toString("base64") + " 0", Buffer.from([0xe4, 0xbd]).toString("base64") + " 1", Buffer.from("hé").toString("base64") + " 2"];
+    const lines = [
+      Buffer.from([0xef, 0xbb, 0xbf]).toString("base64") + " 0",
+      Buffer.from([0xe4, 0xbd]).toString("base64") + " 1",
+      Buffer.from("hé").toString("base64") + " 2",
+    ];
     const table = parseTiktoken(new TextEncoder().encode(lines.join("\n")));
     expect([...table.starts]).toEqual([0, 3, 5, 8]);
     expect([...table.bytes]).toEqual([0xef, 0xbb, 0xbf, 0xe4, 0xbd, ...Buffer.from("hé")]);

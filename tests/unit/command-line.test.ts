@@ -53,12 +53,17 @@ describe("readCommandLine", () => {
   test("import <source> with its flags; backup [file]", () => {
     expect(readCommandLine(["import", "one-api.db"])).toEqual({
       action: "import",
-      request: { source: "one-api.db", dryRun: false, merge: false, withLogs: false },
+      request: { source: "one-api.db", dryRun: false, merge: false, withLogs: false, mergeOptions: false, rootRole: "common" },
     });
     expect(readCommandLine(["import", "--dry-run", "mysql://root@h/db", "--merge", "--with-logs"])).toEqual({
       action: "import",
-      request: { source: "mysql://root@h/db", dryRun: true, merge: true, withLogs: true },
+      request: { source: "mysql://root@h/db", dryRun: true, merge: true, withLogs: true, mergeOptions: false, rootRole: "common" },
     });
+    expect(readCommandLine(["import", "a.db", "--merge", "--merge-options", "--root-role=admin"])).toMatchObject({
+      request: { merge: true, mergeOptions: true, rootRole: "admin" },
+    });
+    expect(() => readCommandLine(["import", "a.db", "--root-role=root"])).toThrow("invalid --root-role: root");
+    expect(() => readCommandLine(["import", "a.db", "--merge-options"])).toThrow("--merge-options goes with --merge");
     expect(() => readCommandLine(["import"])).toThrow("import needs exactly one source");
     expect(() => readCommandLine(["import", "a.db", "b.db"])).toThrow("import needs exactly one source");
     expect(() => readCommandLine(["import", "a.db", "--force"])).toThrow("unknown import option --force");
@@ -71,21 +76,32 @@ describe("readCommandLine", () => {
 describe("metrics and backup settings", () => {
   test("metrics stay off by default; enabling them needs a bearer token of 16 characters or more", () => {
     expect(readConfig({}).metrics).toEqual({ enabled: false });
-    expect(readConfig({ METRICS_ENABLED: "true", METRICS_TOKEN: "0123456789abcdef" }).metrics).toEqual({ enabled: true, token: "0123456789abcdef" });
+    expect(readConfig({ METRICS_ENABLED: "true", METRICS_TOKEN: "0123456789abcdef" }).metrics).toEqual({
+      enabled: true,
+      token: "0123456789abcdef",
+    });
     expect(() => readConfig({ METRICS_ENABLED: "true" })).toThrow("invalid METRICS_TOKEN: must be set");
     expect(() => readConfig({ METRICS_ENABLED: "true", METRICS_TOKEN: "short" })).toThrow("invalid METRICS_TOKEN");
   });
 
   test("BACKUP_DIR and BACKUP_KEEP are optional overrides of the backup options; BACKUP_KEEP is at least 1", () => {
     expect(readConfig({}).backup).toEqual({ dir: undefined, keep: undefined });
-    expect(readConfig({ BACKUP_DIR: "/var/backups/switchyard", BACKUP_KEEP: "3" }).backup).toEqual({ dir: "/var/backups/switchyard", keep: 3 });
+    expect(readConfig({ BACKUP_DIR: "/var/backups/switchyard", BACKUP_KEEP: "3" }).backup).toEqual({
+      dir: "/var/backups/switchyard",
+      keep: 3,
+    });
     expect(() => readConfig({ BACKUP_KEEP: "0" })).toThrow("invalid BACKUP_KEEP");
   });
 });
 
 describe("the process", () => {
   test("bad configuration prints one clear line and exits with code 2", () => {
-    const run = Bun.spawnSync({ cmd: [process.execPath, main], env: { ...process.env, PORT: "not-a-port" }, stderr: "pipe", stdout: "pipe" });
+    const run = Bun.spawnSync({
+      cmd: [process.execPath, main],
+      env: { ...process.env, PORT: "not-a-port" },
+      stderr: "pipe",
+      stdout: "pipe",
+    });
     expect(run.exitCode).toBe(2);
     const lines = run.stderr.toString().trim().split("\n");
     expect(lines).toHaveLength(1);

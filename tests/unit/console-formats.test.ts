@@ -2,11 +2,10 @@
 // are not, the pagination's page numbers around the current page, the one date format the
 // pickers write, and which channel kinds this build can relay.
 import { describe, expect, test } from "bun:test";
-import { formatAmount, formatQuotaDisplay } from "../../src/console/format.ts";
+import { formatAmount, formatPaidAmount, formatQuotaDisplay } from "../../src/console/format.ts";
 import { pageItems } from "../../src/console/components/pagination.tsx";
-import { fromPickerValue, parseLocalTime, toPickerValue } from "../../islands/console/local-time.ts";
-import { canRelayKind, unrelayableKinds } from "../../src/relay/relayable-kinds.ts";
-import { channelTypes } from "../../src/services/channels/channel-types.ts";
+import { fromPickerValue, parseLocalTime, toPickerValue } from "../../console-runtime/local-time.ts";
+import { canRelayType, channelTypes, unrelayableTypes } from "../../src/services/channels/channel-types.ts";
 
 describe("amounts", () => {
   test("two decimals, or the two significant digits a small non-zero amount needs", () => {
@@ -48,10 +47,22 @@ describe("date-time pickers", () => {
   });
 });
 
-describe("relayable channel kinds", () => {
-  test("every kind of the catalogue has a relay; an unknown kind has none", () => {
-    expect(unrelayableKinds()).toEqual([]);
-    for (const info of channelTypes) expect(canRelayKind(info.value)).toBe(true);
-    expect(canRelayKind(9999)).toBe(false);
+describe("relayable channel types", () => {
+  test("every type of the catalogue has a relay; an unknown type has none", () => {
+    expect(unrelayableTypes()).toEqual([]);
+    for (const info of channelTypes) expect(canRelayType(info.type)).toBe(true);
+    expect(canRelayType(9999)).toBe(false);
+  });
+});
+
+describe("formatPaidAmount", () => {
+  test("two decimals at least, every real one beyond, no binary noise", () => {
+    expect(formatPaidAmount(7.3)).toBe("7.30");
+    expect(formatPaidAmount(0.1 + 0.2)).toBe("0.30");
+    expect(formatPaidAmount(10)).toBe("10.00");
+    expect(formatPaidAmount(0.125)).toBe("0.125");
+    expect(formatPaidAmount(13.6845)).toBe("13.6845");
+    expect(formatPaidAmount(0.004)).toBe("0.004");
+    expect(formatPaidAmount(Number.NaN)).toBe("0.00");
   });
 });

@@ -2,7 +2,12 @@
 // refused exchange as a typed error with the provider's status, and forgetting on demand.
 import { afterAll, describe, expect, test } from "bun:test";
 import type { CredentialExchange, UpstreamTarget } from "../../src/relay/providers/adaptor.ts";
-import { CredentialExchangeError, credentialFor, forgetCredential, targetWithCredential } from "../../src/relay/upstream/credential-cache.ts";
+import {
+  CredentialExchangeError,
+  credentialFor,
+  forgetCredential,
+  targetWithCredential,
+} from "../../src/relay/upstream/credential-cache.ts";
 
 let exchanges = 0;
 let lifetime = 3600;
@@ -22,7 +27,12 @@ afterAll(() => server.stop(true));
 
 const exchange: CredentialExchange = {
   cacheKey: (target) => target.key,
-  request: (target) => ({ url: server.url.href, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ secret: target.key }) }),
+  request: (target) => ({
+    url: server.url.href,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ secret: target.key }),
+  }),
   parse(body, now) {
     const parsed = JSON.parse(body) as { access_token?: string; expires_in?: number };
     if (!parsed.access_token) throw new Error("no token");
@@ -69,7 +79,10 @@ describe("credential cache", () => {
   });
 
   test("an unreachable provider is status 0 with a sanitised reason", async () => {
-    const unreachable: CredentialExchange = { ...exchange, request: () => ({ url: "http://127.0.0.1:1/token", method: "POST", headers: {} }) };
+    const unreachable: CredentialExchange = {
+      ...exchange,
+      request: () => ({ url: "http://127.0.0.1:1/token", method: "POST", headers: {} }),
+    };
     const error = await credentialFor(unreachable, target("x")).catch((caught) => caught);
     expect(error.status).toBe(0);
     expect(error.body).not.toContain("127.0.0.1");

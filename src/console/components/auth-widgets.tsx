@@ -18,7 +18,7 @@ export function authWidgetOptions(context: PageContext, widgets: { telegram?: bo
   };
 }
 
-/** Cloudflare's widget; its token goes with the form as ?turnstile= (islands/console/turnstile.ts). */
+/** Cloudflare's widget; its token goes with the form as ?turnstile= (console-runtime/turnstile.ts). */
 export function TurnstileWidget(props: { context: PageContext }) {
   const { status } = props.context;
   if (!status.turnstile_check) return "";
@@ -28,7 +28,7 @@ export function TurnstileWidget(props: { context: PageContext }) {
 /**
  * Email and code fields; the button mails a code and then counts 30 seconds down. The code's
  * field name follows the endpoint: registration reads verification_code, the email bind reads
- * code (spec §7).
+ * code, as in new-api.
  */
 export function EmailCodeFields(props: { context: PageContext; emailValue?: string; codeName?: "verification_code" | "code" }) {
   const { t } = props.context;
@@ -65,7 +65,9 @@ export function WeChatDialog(props: { context: PageContext; id: string; action: 
         <form class="flex w-full flex-col gap-3" data-api-form={props.action} data-success={props.success} novalidate>
           <TextField name="code" label={t("验证码")} autocomplete="one-time-code" />
           {props.success === "login" ? <input type="hidden" name="aff" value="" data-keep-aff /> : ""}
-          <button type="submit" class="btn btn-primary" safe>{t("确定")}</button>
+          <button type="submit" class="btn btn-primary" safe>
+            {t("确定")}
+          </button>
         </form>
       </div>
     </Modal>

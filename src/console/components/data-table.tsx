@@ -6,6 +6,8 @@ import type { Translate } from "../../i18n/i18n.ts";
 import { Pagination } from "./pagination.tsx";
 
 export type Column<Row> = {
+  /** Names the column for a column chooser (components/column-chooser.tsx); keyless ones always show. */
+  key?: string;
   header: string;
   cell: (row: Row) => JSX.Element | string;
   class?: string;
@@ -49,7 +51,9 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           <thead>
             <tr>
               {columns.map((column) => (
-                <th class={column.class ?? ""} safe>{column.header}</th>
+                <th class={column.class ?? ""} safe>
+                  {column.header}
+                </th>
               ))}
             </tr>
           </thead>
@@ -60,7 +64,9 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
                   <span safe>{props.emptyText}</span>
                   {/* Nothing matched a search: one click back to every row. */}
                   {isFiltered(url) ? (
-                    <a href={url.pathname} class="btn btn-sm btn-ghost ml-2" safe>{t("清除筛选")}</a>
+                    <a href={url.pathname} class="btn btn-sm btn-ghost ml-2" safe>
+                      {t("清除筛选")}
+                    </a>
                   ) : (
                     ""
                   )}
@@ -84,7 +90,15 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
         ""
       ) : paging.total === undefined ? (
         // Its own target: it would otherwise inherit the table's and fetch the whole table again.
-        <nav id={pagerIdOf(id)} class="min-h-11 pt-3" aria-busy="true" hx-get={`${url.pathname}${url.search}`} hx-trigger="load" hx-target="this" hx-swap="outerHTML"></nav>
+        <nav
+          id={pagerIdOf(id)}
+          class="min-h-11 pt-3"
+          aria-busy="true"
+          hx-get={`${url.pathname}${url.search}`}
+          hx-trigger="load"
+          hx-target="this"
+          hx-swap="outerHTML"
+        ></nav>
       ) : (
         <Pagination t={t} url={url} target={id} page={paging.page} pageSize={paging.pageSize} total={paging.total} />
       )}

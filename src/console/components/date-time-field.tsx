@@ -1,6 +1,6 @@
 // The console's one date-time field (issue 17): the text shows "yyyy-MM-dd HH:mm:ss" in every
 // language (the /log format), and a button opens the browser's own date-time picker, whose
-// choice comes back in that format (islands/console/date-pickers.ts). A native picker alone
+// choice comes back in that format (console-runtime/date-pickers.ts). A native picker alone
 // would show the browser's format (US in a Chinese console).
 import type { Translate } from "../../i18n/i18n.ts";
 import { Calendar } from "lucide-static";
@@ -35,10 +35,17 @@ export function DateTimeField(props: DateTimeFieldProps) {
         data-unix={props.unix !== undefined && props.unix > 0 ? String(props.unix) : undefined}
         {...props.attributes}
       />
-      <button type="button" class={`btn join-item ${small ? "btn-sm" : ""}`} data-pick-time={`#${id}`} aria-label={t("选择日期和时间")} title={t("选择日期和时间")}>
+      <button
+        type="button"
+        class={`btn join-item ${small ? "btn-sm" : ""}`}
+        data-pick-time={`#${id}`}
+        aria-label={t("选择日期和时间")}
+        title={t("选择日期和时间")}
+      >
         <span class="inline-flex">{safeCalendarSvg}</span>
       </button>
-      <input type="datetime-local" step="1" class="sr-only" tabindex="-1" aria-hidden="true" data-picker-for={`#${id}`} />
+      {/* The browser's own picker, opened by the button; labelled for the browsers that focus it instead. */}
+      <input type="datetime-local" step="1" class="sr-only" tabindex="-1" aria-label={t("选择日期和时间")} data-picker-for={`#${id}`} />
     </div>
   );
 }

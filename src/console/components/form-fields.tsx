@@ -8,11 +8,16 @@ export function TextField(props: {
   autocomplete?: string;
   required?: boolean;
   readonly?: boolean;
+  disabled?: boolean;
   maxlength?: number;
+  /** The keyboard phones show (e.g. numeric for one-time codes). */
+  inputmode?: "numeric" | "text" | "email";
 }) {
   return (
     <label class="form-control w-full">
-      <span class="label-text mb-1 block text-sm" safe>{props.label}</span>
+      <span class="label-text mb-1 block text-sm" safe>
+        {props.label}
+      </span>
       <input
         class="input input-bordered w-full"
         name={props.name}
@@ -22,7 +27,9 @@ export function TextField(props: {
         autocomplete={props.autocomplete}
         required={props.required}
         readonly={props.readonly}
+        disabled={props.disabled}
         maxlength={props.maxlength}
+        inputmode={props.inputmode}
       />
     </label>
   );

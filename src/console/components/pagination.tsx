@@ -68,13 +68,17 @@ export function Pagination(props: PaginationProps) {
   const kept = [...url.searchParams].filter(([name]) => name !== "p" && name !== "page_size");
   return (
     <nav id={props.id} class="flex flex-wrap items-center justify-between gap-2 pt-3 text-sm" aria-label={t("分页")} data-pagination>
-      <span class="text-base-content/60" data-page-totals safe>{t("共 {{pages}} 页，{{total}} 条", { pages, total })}</span>
+      <span class="text-base-content/60" data-page-totals safe>
+        {t("共 {{pages}} 页，{{total}} 条", { pages, total })}
+      </span>
       <div class="flex flex-wrap items-center gap-2">
         <div class="join">
           <PageButton href={linkTo(url, page - 1, pageSize)} target={target} label="‹" ariaLabel={t("上一页")} disabled={page <= 1} />
           {pageItems(page, pages).map((item) =>
             item === "gap" ? (
-              <span class="join-item btn btn-sm btn-disabled" aria-hidden="true">{"…"}</span>
+              <span class="join-item btn btn-sm btn-disabled" aria-hidden="true">
+                {"…"}
+              </span>
             ) : (
               <PageButton href={linkTo(url, item, pageSize)} target={target} label={String(item)} current={item === page} />
             ),
@@ -87,10 +91,22 @@ export function Pagination(props: PaginationProps) {
           ))}
           <input type="hidden" name="page_size" value={String(pageSize)} />
           <label class="flex items-center gap-1">
-            <span class="text-base-content/60" safe>{t("跳至")}</span>
-            <input type="number" name="p" min="1" max={String(pages)} required class="input input-bordered input-sm w-16" aria-label={t("跳转到页")} />
+            <span class="text-base-content/60" safe>
+              {t("跳至")}
+            </span>
+            <input
+              type="number"
+              name="p"
+              min="1"
+              max={String(pages)}
+              required
+              class="input input-bordered input-sm w-16"
+              aria-label={t("跳转到页")}
+            />
           </label>
-          <button type="submit" class="btn btn-sm" safe>{t("跳转")}</button>
+          <button type="submit" class="btn btn-sm" safe>
+            {t("跳转")}
+          </button>
         </form>
         <select
           class="select select-bordered select-sm w-28"

@@ -1,6 +1,6 @@
 // A quota field in the currency the site displays (issue 17): when the site shows amounts in
 // dollars, people type dollars and the raw units the API stores are shown beside the field
-// (and sent, from a hidden input kept in step by islands/console/quota-fields.ts). When it shows
+// (and sent, from a hidden input kept in step by console-runtime/quota-fields.ts). When it shows
 // raw units, the field takes raw units and says what one dollar is worth.
 import type { Translate } from "../../i18n/i18n.ts";
 import { formatAmount, type MoneyDisplay } from "../format.ts";
@@ -28,7 +28,9 @@ export function QuotaField(props: QuotaFieldProps) {
   const presets = props.presets ?? [];
   return (
     <div class="form-control w-full" data-quota-field>
-      <label class="label-text mb-1 block text-sm" for={inCurrency ? `${id}-money` : id} safe>{label}</label>
+      <label class="label-text mb-1 block text-sm" for={inCurrency ? `${id}-money` : id} safe>
+        {label}
+      </label>
       {inCurrency ? (
         <>
           <label class="input input-bordered flex w-full items-center gap-2">
@@ -49,13 +51,31 @@ export function QuotaField(props: QuotaFieldProps) {
           <span class="text-base-content/60 mt-1 text-xs">
             <span safe>{t("原始额度")}</span>
             {": "}
-            <span class="font-mono" data-quota-units={`#${id}`} safe>{raw === "" ? "0" : raw}</span>
+            <span class="font-mono" data-quota-units={`#${id}`} safe>
+              {raw === "" ? "0" : raw}
+            </span>
           </span>
         </>
       ) : (
         <>
-          <input id={id} name={name} type="number" step="1" min={props.min === undefined ? undefined : String(props.min)} class="input input-bordered w-full" data-json-type="number" value={raw} placeholder={props.placeholder} />
-          {perUnit > 0 ? <span class="text-base-content/60 mt-1 text-xs" safe>{t("额度单位：{{units}} 额度 = 1 美元", { units: perUnit })}</span> : ""}
+          <input
+            id={id}
+            name={name}
+            type="number"
+            step="1"
+            min={props.min === undefined ? undefined : String(props.min)}
+            class="input input-bordered w-full"
+            data-json-type="number"
+            value={raw}
+            placeholder={props.placeholder}
+          />
+          {perUnit > 0 ? (
+            <span class="text-base-content/60 mt-1 text-xs" safe>
+              {t("额度单位：{{units}} 额度 = 1 美元", { units: perUnit })}
+            </span>
+          ) : (
+            ""
+          )}
         </>
       )}
       {presets.length > 0 ? (

@@ -16,7 +16,20 @@ function libraries(): Libraries {
   if (loaded) return loaded;
   const sanitizeHtml = require("sanitize-html") as typeof SanitizeHtml;
   const { marked } = require("marked") as { marked: typeof Marked };
-  const allowedTags = [...sanitizeHtml.defaults.allowedTags, "img", "h1", "h2", "h5", "h6", "del", "ins", "sup", "sub", "details", "summary"];
+  const allowedTags = [
+    ...sanitizeHtml.defaults.allowedTags,
+    "img",
+    "h1",
+    "h2",
+    "h5",
+    "h6",
+    "del",
+    "ins",
+    "sup",
+    "sub",
+    "details",
+    "summary",
+  ];
   return (loaded = { marked, sanitizeHtml, allowedTags });
 }
 
@@ -39,7 +52,7 @@ export function renderMarkdown(source: string): string {
   return sanitizeAdminHtml(libraries().marked.parse(source, { async: false, gfm: true, breaks: true }));
 }
 
-export function isEmbeddableAddress(source: string): boolean {
+function isEmbeddableAddress(source: string): boolean {
   return /^https:\/\/[^\s"'<>]+$/.test(source.trim());
 }
 

@@ -1,13 +1,13 @@
-// The third-party sign-in choices under the login and registration forms (spec §2 Login):
+// The third-party sign-in choices under the login and registration forms:
 // GitHub and LinuxDO open their authorize page in a new window, WeChat asks for a code in a
 // dialog, Telegram shows its widget. Only the methods the site switched on appear.
 import { authorizeUrl } from "../../services/auth/oauth-providers.ts";
 import type { PageContext } from "../page-context.ts";
 import { TelegramWidget, WeChatDialog } from "./auth-widgets.tsx";
 
-export function anySocialLogin(context: PageContext): boolean {
+function anySocialLogin(context: PageContext): boolean {
   const { status } = context;
-  return status.github_oauth || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth;
+  return status.github_oauth || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth || status.oidc_enabled;
 }
 
 export function SocialLogins(props: { context: PageContext }) {
@@ -16,7 +16,9 @@ export function SocialLogins(props: { context: PageContext }) {
   if (!anySocialLogin(context)) return "";
   return (
     <div class="flex flex-col gap-3">
-      <div class="divider text-sm" safe>{t("使用第三方账户登录")}</div>
+      <div class="divider text-sm" safe>
+        {t("使用第三方账户登录")}
+      </div>
       <div class="flex flex-wrap justify-center gap-2">
         {status.github_oauth ? (
           <button type="button" class="btn" data-oauth-authorize={authorizeUrl("github")} safe>
@@ -28,6 +30,13 @@ export function SocialLogins(props: { context: PageContext }) {
         {status.linuxdo_oauth ? (
           <button type="button" class="btn" data-oauth-authorize={authorizeUrl("linuxdo")} safe>
             {t("使用 LinuxDO 继续")}
+          </button>
+        ) : (
+          ""
+        )}
+        {status.oidc_enabled ? (
+          <button type="button" class="btn" data-oidc-authorize safe>
+            {t("使用 {{name}} 继续", { name: status.oidc_provider_name })}
           </button>
         ) : (
           ""

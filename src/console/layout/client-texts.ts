@@ -2,14 +2,13 @@
 // confirmations), translated on the server and handed over as JSON so no catalog ships to it.
 import type { Translate } from "../../i18n/i18n.ts";
 
-export const clientTextKeys = [
+const clientTextKeys = [
   "错误：请求次数过多，请稍后再试！",
   "错误：服务器内部错误，请联系管理员！",
   "本站仅作演示之用，无服务端！",
   "错误：",
   "无法复制到剪贴板，请手动复制",
   "已复制到剪贴板",
-  "您正在使用默认密码！请立刻修改默认密码！",
   "未登录或登录已过期，请重新登录",
   "请求失败",
   "保存失败，请重试",

@@ -1,15 +1,14 @@
 // The HTML document around every page: head with the hashed stylesheet, the theme chosen by
-// the visitor, the runtime script, and any islands the page uses.
+// the visitor, the runtime script, and the bundles of the islands the page rendered.
 import type { PageContext } from "../page-context.ts";
 import { assetManifest } from "../assets/asset-store.ts";
 import { clientTexts } from "./client-texts.ts";
+import { htmlLanguageTags } from "../../i18n/languages.ts";
 
 export type DocumentOptions = {
   title: string;
   /** Load htmx for pages that swap fragments. */
   htmx?: boolean;
-  /** React islands present on the page (their bundles are loaded as modules). */
-  islands?: string[];
   /** Extra script URLs a page needs (e.g. a login widget), allowed by its CSP. */
   externalScripts?: string[];
 };
@@ -19,10 +18,14 @@ export type DocumentOptions = {
  * Its output is safe to insert raw (callers mark it `as "safe"` for xss-scan).
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
-export function Document(props: { context: PageContext; options: DocumentOptions; children?: JSX.Element }) {
+/** `islands`: those the content rendered (rendered-islands.ts); their bundles load as modules. */
+export function Document(props: { context: PageContext; options: DocumentOptions; islands: string[]; children?: JSX.Element }) {
   const { context, options } = props;
   const manifest = assetManifest();
   const session = context.user
@@ -31,7 +34,7 @@ export function Document(props: { context: PageContext; options: DocumentOptions
   return (
     <>
       {"<!doctype html>"}
-      <html lang={context.language === "zh" ? "zh-CN" : "en"} data-theme={context.theme}>
+      <html lang={htmlLanguageTags[context.language]} data-theme={context.theme}>
         <head>
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -43,7 +46,7 @@ export function Document(props: { context: PageContext; options: DocumentOptions
           </script>
           <script type="module" src={manifest.scripts.console} nonce={context.nonce}></script>
           {options.htmx ? <script src={manifest.scripts.htmx} nonce={context.nonce} defer></script> : ""}
-          {(options.islands ?? []).map((name) => (
+          {props.islands.map((name) => (
             <script type="module" src={manifest.islands[name]} nonce={context.nonce}></script>
           ))}
           {(options.externalScripts ?? []).map((src) => (

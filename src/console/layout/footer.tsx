@@ -12,7 +12,8 @@ export function Footer(props: { context: PageContext }) {
         <div class="prose prose-sm max-w-none">{sanitizeAdminHtml(custom) as "safe"}</div>
       ) : (
         <p>
-          <span safe>{status.system_name}</span> v{compatibleVersion} · <span safe>{t("由 Switchyard 驱动，一个二进制即可部署的 AI 模型网关")}</span>
+          <span safe>{status.system_name}</span> v{compatibleVersion} ·{" "}
+          <span safe>{t("由 Switchyard 驱动，一个二进制即可部署的 AI 模型网关")}</span>
         </p>
       )}
     </footer>

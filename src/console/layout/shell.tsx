@@ -14,17 +14,21 @@ function NoticeDialog(props: { context: PageContext; notice: string }) {
   return (
     <dialog id="notice-dialog" class="modal" data-notice-hash={hash}>
       <div class="modal-box max-w-2xl">
-        <h3 class="text-lg font-bold" safe>{t("系统公告")}</h3>
+        <h3 class="text-lg font-bold" safe>
+          {t("系统公告")}
+        </h3>
         <div class="prose max-w-none py-4">{renderMarkdown(notice) as "safe"}</div>
         <div class="modal-action">
-          <button type="button" class="btn" data-action="dismiss-notice" safe>{t("关闭公告")}</button>
+          <button type="button" class="btn" data-action="dismiss-notice" safe>
+            {t("关闭公告")}
+          </button>
         </div>
       </div>
     </dialog>
   );
 }
 
-/** The themed question asked by islands/console/confirm-dialog.ts (the message is set there). */
+/** The themed question asked by console-runtime/confirm-dialog.ts (the message is set there). */
 function ConfirmDialog(props: { context: PageContext }) {
   const { t } = props.context;
   return (
@@ -32,8 +36,12 @@ function ConfirmDialog(props: { context: PageContext }) {
       <form method="dialog" class="modal-box max-w-md">
         <p id="confirm-dialog-message" class="py-2 whitespace-pre-line break-words" data-confirm-message></p>
         <div class="modal-action">
-          <button type="submit" value="cancel" class="btn" safe>{t("取消")}</button>
-          <button type="submit" value="ok" class="btn btn-primary" safe>{t("确定")}</button>
+          <button type="submit" value="cancel" class="btn" safe>
+            {t("取消")}
+          </button>
+          <button type="submit" value="ok" class="btn btn-primary" safe>
+            {t("确定")}
+          </button>
         </div>
       </form>
       <form method="dialog" class="modal-backdrop">
@@ -52,14 +60,16 @@ export function Shell(props: { context: PageContext; notice: string; children?: 
         <Sidebar context={context} />
         <div id="sidebar-backdrop" class="fixed inset-0 z-20 hidden bg-black/30" data-action="toggle-sidebar"></div>
         <div class="flex min-w-0 flex-1 flex-col">
-          <main id="main" class="flex-1 p-4 max-[600px]:p-2">{props.children as "safe"}</main>
+          <main id="main" class="flex-1 p-4 max-[600px]:p-2">
+            {props.children as "safe"}
+          </main>
           <Footer context={context} />
         </div>
       </div>
       <NoticeDialog context={context} notice={props.notice} />
       <ConfirmDialog context={context} />
       {/* Below the sticky header (app.css), so toasts never cover the theme, language and account controls. */}
-      <div id="toasts" class="toast toast-top toast-end z-50" aria-live="polite"></div>
+      <div id="toasts" class="toast toast-top toast-end z-50" aria-live="polite" popover="manual"></div>
     </body>
   );
 }

@@ -1,4 +1,4 @@
-// The sidebar's entries and who sees them (spec §2 Shell): some need admin rights, some appear
+// The sidebar's entries and who sees them: some need admin rights, some appear
 // only when a site feature is switched on. Chat has one sub-entry per configured chat link.
 import type { IconName } from "../components/icons.tsx";
 import type { SystemStatus } from "../../services/status/system-status.ts";
@@ -6,7 +6,7 @@ import { isAdmin } from "../../services/users/roles.ts";
 
 export type SidebarEntry = { href: string; label: string; icon: IconName; children?: { href: string; label: string }[] };
 
-export function chatLinkNames(chats: unknown): string[] {
+function chatLinkNames(chats: unknown): string[] {
   if (!Array.isArray(chats)) return [];
   return chats.flatMap((item) => (item && typeof item === "object" ? Object.keys(item as object).slice(0, 1) : []));
 }
@@ -28,6 +28,7 @@ export function sidebarEntries(role: number, status: SystemStatus): SidebarEntry
     admin && { href: "/redemption", label: "兑换码", icon: "gift" },
     { href: "/topup", label: "钱包", icon: "wallet" },
     admin && { href: "/user", label: "用户管理", icon: "users" },
+    admin && { href: "/audit", label: "审计日志", icon: "filter" },
     admin && { href: "/api-reference", label: "API 参考", icon: "info" },
     { href: "/log", label: "日志", icon: "file" },
     status.enable_drawing && { href: "/midjourney", label: "绘图", icon: "image" },

@@ -3,6 +3,7 @@
 import { Icon } from "../components/icons.tsx";
 import type { PageContext } from "../page-context.ts";
 import { sidebarEntries } from "./sidebar-entries.ts";
+import { chatLinkName } from "../../services/tokens/chat-links.ts";
 
 function isCurrent(context: PageContext, href: string): boolean {
   const path = context.url.pathname;
@@ -30,18 +31,32 @@ export function Sidebar(props: { context: PageContext }) {
           const label = t(entry.label, navContext);
           return (
             <li>
-              <a href={entry.href} class={`min-w-0 ${current ? "sidebar-current" : ""}`} title={label} aria-current={current ? "page" : undefined}>
+              <a
+                href={entry.href}
+                class={`min-w-0 ${current ? "sidebar-current" : ""}`}
+                title={label}
+                aria-current={current ? "page" : undefined}
+              >
                 <Icon name={entry.icon} />
-                <span class="sidebar-label min-w-0 truncate" safe>{label}</span>
+                <span class="sidebar-label min-w-0 truncate" safe>
+                  {label}
+                </span>
               </a>
               {children.length > 0 ? (
                 <ul class="sidebar-label min-w-0">
                   {children.map((child) => {
                     const here = context.url.pathname === child.href;
+                    const childLabel = chatLinkName(child.label, t);
                     return (
                       <li>
-                        <a href={child.href} class={`block min-w-0 truncate ${here ? "sidebar-current" : ""}`} title={child.label} aria-current={here ? "page" : undefined} safe>
-                          {child.label}
+                        <a
+                          href={child.href}
+                          class={`block min-w-0 truncate ${here ? "sidebar-current" : ""}`}
+                          title={childLabel}
+                          aria-current={here ? "page" : undefined}
+                          safe
+                        >
+                          {childLabel}
                         </a>
                       </li>
                     );
@@ -57,7 +72,9 @@ export function Sidebar(props: { context: PageContext }) {
       <div class="hidden p-2 min-[601px]:block">
         <button type="button" class="btn btn-ghost btn-sm w-full" data-action="toggle-sidebar" title={t("收起侧边栏")}>
           <Icon name={context.sidebarCollapsed ? "expand" : "collapse"} />
-          <span class="sidebar-label" safe>{t("收起侧边栏")}</span>
+          <span class="sidebar-label" safe>
+            {t("收起侧边栏")}
+          </span>
         </button>
       </div>
     </aside>

@@ -1,7 +1,9 @@
 // "/api-reference" (admins): the OpenAPI document of /api and /v1 as a page, grouped by tag: each
 // operation's method, path, who may call it, its parameters and its request body schema. The
-// operations' summaries are the document's own (English) text, shown as data; the page's words go
-// through the catalogs.
+// page's words, the groups, who may call, where a parameter goes and the operations' summaries
+// follow the visitor's language (the document built in it); the longer notes on operations and
+// parameters are the document's English, written for tools.
+import type { Language } from "../../i18n/languages.ts";
 import { currentOpenApiDocument } from "../../openapi/openapi-routes.ts";
 import type { PageContext } from "../page-context.ts";
 import { renderPage } from "../render-page.tsx";
@@ -25,9 +27,39 @@ const methodBadge: Record<string, string> = {
   options: "badge-ghost",
 };
 
-function operationsByTag(): Map<string, { method: string; path: string; operation: OperationView }[]> {
+/** The document's tags, access levels and parameter places as catalog keys; anything newer shows as the document has it. */
+const tagNames: Record<string, string> = {
+  Channels: "渠道接口",
+  Logs: "日志接口",
+  Models: "模型接口",
+  Options: "选项接口",
+  Passkeys: "通行密钥接口",
+  Personal: "个人账户接口",
+  Redemptions: "兑换码接口",
+  Relay: "中转接口",
+  Sessions: "登录与会话接口",
+  System: "系统接口",
+  Tasks: "任务接口",
+  Tokens: "令牌接口",
+  "Two-factor": "两步验证接口",
+  Users: "用户接口",
+  Wallet: "钱包接口",
+  Undocumented: "未归档接口",
+};
+const accessNames: Record<string, string> = {
+  public: "任何人",
+  user: "登录用户",
+  admin: "管理员",
+  root: "超级管理员",
+  relay: "中转令牌",
+  payment: "支付平台回调",
+};
+const placeNames: Record<string, string> = { query: "查询参数", path: "路径参数" };
+const named = (t: PageContext["t"], names: Record<string, string>, value: string) => (names[value] ? t(names[value]) : value);
+
+function operationsByTag(language: Language): Map<string, { method: string; path: string; operation: OperationView }[]> {
   const groups = new Map<string, { method: string; path: string; operation: OperationView }[]>();
-  const document = currentOpenApiDocument();
+  const document = currentOpenApiDocument(language);
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods as Record<string, OperationView>)) {
       const tag = operation.tags[0] ?? "";
@@ -38,7 +70,15 @@ function operationsByTag(): Map<string, { method: string; path: string; operatio
   return new Map([...groups].sort(([a], [b]) => a.localeCompare(b)));
 }
 
-type JsonSchema = { type?: string | string[]; const?: unknown; anyOf?: JsonSchema[]; items?: JsonSchema; enum?: unknown[]; properties?: Record<string, JsonSchema>; required?: string[] };
+type JsonSchema = {
+  type?: string | string[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+};
 
 /** "integer | null", "array of string", "\"true\" | 1": one line per field instead of the schema's JSON. */
 function typeOf(schema: JsonSchema | undefined): string {
@@ -58,7 +98,12 @@ function BodyFields({ context, schema }: { context: PageContext; schema: JsonSch
     <>
       {variants.map((variant) => {
         const object = variant.type === "array" && variant.items ? variant.items : variant;
-        if (!object.properties) return <p class="font-mono text-xs" safe>{typeOf(variant)}</p>;
+        if (!object.properties)
+          return (
+            <p class="font-mono text-xs" safe>
+              {typeOf(variant)}
+            </p>
+          );
         const required = new Set(object.required ?? []);
         return (
           <table class="table table-xs">
@@ -72,8 +117,12 @@ function BodyFields({ context, schema }: { context: PageContext; schema: JsonSch
             <tbody>
               {Object.entries(object.properties).map(([name, field]) => (
                 <tr>
-                  <td class="font-mono" safe>{variant.type === "array" ? `[].${name}` : name}</td>
-                  <td class="font-mono" safe>{typeOf(field)}</td>
+                  <td class="font-mono" safe>
+                    {variant.type === "array" ? `[].${name}` : name}
+                  </td>
+                  <td class="font-mono" safe>
+                    {typeOf(field)}
+                  </td>
                   <td>{required.has(name) ? "✓" : ""}</td>
                 </tr>
               ))}
@@ -85,7 +134,17 @@ function BodyFields({ context, schema }: { context: PageContext; schema: JsonSch
   );
 }
 
-function OperationRow({ context, method, path, operation }: { context: PageContext; method: string; path: string; operation: OperationView }) {
+function OperationRow({
+  context,
+  method,
+  path,
+  operation,
+}: {
+  context: PageContext;
+  method: string;
+  path: string;
+  operation: OperationView;
+}) {
   const { t } = context;
   const body = operation.requestBody;
   const bodyType = body ? Object.keys(body.content)[0] : undefined;
@@ -103,7 +162,7 @@ function OperationRow({ context, method, path, operation }: { context: PageConte
           {operation.summary}
         </span>
         <span class="badge badge-outline badge-sm ml-auto" safe>
-          {operation["x-access"] ?? ""}
+          {named(t, accessNames, operation["x-access"] ?? "")}
         </span>
       </summary>
       <div class="collapse-content space-y-2 text-sm">
@@ -121,8 +180,10 @@ function OperationRow({ context, method, path, operation }: { context: PageConte
             <tbody>
               {operation.parameters.map((parameter) => (
                 <tr>
-                  <td class="font-mono" safe>{parameter.name}</td>
-                  <td safe>{parameter.in}</td>
+                  <td class="font-mono" safe>
+                    {parameter.name}
+                  </td>
+                  <td safe>{named(t, placeNames, parameter.in)}</td>
                   <td safe>{parameter.schema?.type ?? ""}</td>
                   <td safe>{parameter.description ?? ""}</td>
                 </tr>
@@ -135,7 +196,10 @@ function OperationRow({ context, method, path, operation }: { context: PageConte
         {body ? (
           <div>
             <div class="font-semibold">
-              <span safe>{t("请求体")}</span> <code class="text-xs" safe>{bodyType ?? ""}</code>
+              <span safe>{t("请求体")}</span>{" "}
+              <code class="text-xs" safe>
+                {bodyType ?? ""}
+              </code>
             </div>
             {body.description ? <p safe>{body.description}</p> : ""}
             {schema && (schema.properties || schema.anyOf) ? <BodyFields context={context} schema={schema} /> : ""}
@@ -150,7 +214,7 @@ function OperationRow({ context, method, path, operation }: { context: PageConte
 
 export function apiReferencePage(context: PageContext): Response {
   const { t } = context;
-  const groups = operationsByTag();
+  const groups = operationsByTag(context.language);
   return renderPage(
     context,
     { title: t("API 参考") },
@@ -161,8 +225,19 @@ export function apiReferencePage(context: PageContext): Response {
             {t("API 参考")}
           </h1>
           <p safe>{t("本页列出 /api 与 /v1 的全部接口，由接口实际校验所用的数据结构生成。")}</p>
+          {context.language === "en" ? (
+            ""
+          ) : (
+            <p class="text-base-content/70 text-sm" safe>
+              {t("接口与参数的补充说明为 OpenAPI 文档原文（英文）。")}
+            </p>
+          )}
           <p>
-            <a class="link link-primary" href="/api/openapi.json" safe>
+            <a
+              class="link link-primary"
+              href={context.language === "en" ? "/api/openapi.json" : `/api/openapi.json?lang=${context.language}`}
+              safe
+            >
               {t("下载 OpenAPI 文档（JSON）")}
             </a>
           </p>
@@ -170,8 +245,8 @@ export function apiReferencePage(context: PageContext): Response {
       </div>
       {[...groups].map(([tag, operations]) => (
         <section class="space-y-2">
-          <h3 class="text-lg font-semibold" safe>
-            {tag}
+          <h3 class="text-lg font-semibold" data-tag={tag} safe>
+            {named(t, tagNames, tag)}
           </h3>
           {operations.map(({ method, path, operation }) => (
             <OperationRow context={context} method={method} path={path} operation={operation} />

@@ -1,7 +1,7 @@
-// "/detail": the usage dashboard (spec §2 Dashboard), shown when the admin enabled it. The
+// "/detail": the usage dashboard, shown when the admin enabled it. The
 // island gets the default range's rollups with the page: the last day by hour, the last week by
 // day, the last four weeks by week (DataExportDefaultTime chooses).
-import { Dashboard } from "../../../islands/dashboard/dashboard.tsx";
+import { dashboardIsland } from "../../../islands/dashboard/dashboard.tsx";
 import { granularitySpans, type Granularity } from "../../../islands/dashboard/usage-series.ts";
 import { nowSeconds } from "../../clock.ts";
 import { allQuotaData, userQuotaData } from "../../services/dashboard/quota-data.ts";
@@ -10,12 +10,11 @@ import { logger } from "../../logger.ts";
 import { optionBool, optionText } from "../../services/options/options.ts";
 import { isAdmin } from "../../services/users/roles.ts";
 import { Island } from "../island.tsx";
-import type { PageContext } from "../page-context.ts";
+import type { SignedInPageContext } from "../page-context.ts";
 import { renderPage } from "../render-page.tsx";
 
-export async function detailPage(context: PageContext): Promise<Response> {
-  const { t, user, status, language } = context;
-  const me = user!;
+export async function detailPage(context: SignedInPageContext): Promise<Response> {
+  const { t, user: me, status, language } = context;
   if (!optionBool("DataExportEnabled")) {
     return renderPage(
       context,
@@ -39,10 +38,9 @@ export async function detailPage(context: PageContext): Promise<Response> {
   const rows = admin ? await allQuotaData(range) : await userQuotaData(me.id, range);
   return renderPage(
     context,
-    { title: t("数据看板"), islands: ["dashboard"] },
+    { title: t("数据看板") },
     <Island
-      name="dashboard"
-      component={Dashboard}
+      of={dashboardIsland}
       props={{
         language,
         isAdmin: admin,
@@ -50,6 +48,8 @@ export async function detailPage(context: PageContext): Promise<Response> {
         start,
         end,
         rows: rows.map(({ id: _id, ...row }) => row),
+        balance: me.quota,
+        usedQuota: me.used_quota,
         quotaPerUnit: status.quota_per_unit,
         displayInCurrency: status.display_in_currency,
         rolledUpAt: rolledUpAt ?? 0,

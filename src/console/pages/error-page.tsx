@@ -11,10 +11,18 @@ function ErrorMessage(props: { title: string; detail: string; code: number }) {
     <section class="hero min-h-[60vh]">
       <div class="hero-content text-center">
         <div>
-          <p class="text-base-content/40 text-7xl font-bold" safe>{String(props.code)}</p>
-          <h1 class="mt-4 text-2xl font-semibold" safe>{props.title}</h1>
-          <p class="text-base-content/70 mt-2" safe>{props.detail}</p>
-          <a href="/" class="btn btn-primary mt-6">{"←"}</a>
+          <p class="text-base-content/40 text-7xl font-bold" safe>
+            {String(props.code)}
+          </p>
+          <h1 class="mt-4 text-2xl font-semibold" safe>
+            {props.title}
+          </h1>
+          <p class="text-base-content/70 mt-2" safe>
+            {props.detail}
+          </p>
+          <a href="/" class="btn btn-primary mt-6">
+            {"←"}
+          </a>
         </div>
       </div>
     </section>
@@ -65,7 +73,9 @@ function visitorContext(request: Request): PageContext {
     theme: undefined,
     sidebarCollapsed: false,
     user: undefined,
+    sessionRecordId: undefined,
     status: systemStatus(),
     nonce: crypto.randomUUID().replaceAll("-", ""),
+    timeZone: undefined,
   };
 }

@@ -1,7 +1,7 @@
-// "/oauth/github", "/oauth/linuxdo" (spec §2, §4 OAuth callback) and the Telegram widget's
+// "/oauth/github", "/oauth/linuxdo" (the OAuth callbacks) and the Telegram widget's
 // landing pages: the browser runtime forwards the query to /api/oauth/..., then goes to /token
 // after a sign-in, to /setting after a binding ("bind"), or shows the failure and goes to
-// /setting (islands/console/account-flows.ts).
+// /setting (console-runtime/account-flows.ts).
 import type { PageContext } from "../page-context.ts";
 import { renderPage } from "../render-page.tsx";
 
@@ -19,7 +19,9 @@ export function oauthCallbackPage(apiPath: string) {
           data-failed-text={t("操作失败，重定向至登录界面中...")}
         >
           <span class="loading loading-spinner loading-lg" aria-hidden="true"></span>
-          <p data-callback-status role="status" safe>{t("正在处理，请稍候...")}</p>
+          <p data-callback-status role="status" safe>
+            {t("正在处理，请稍候...")}
+          </p>
         </div>
       </div>,
     );

@@ -1,6 +1,6 @@
 // "/reset": ask for the reset mail (email, optional human check, a 30-second countdown on the
 // button after a mail went out), and "/user/reset": the mailed link lands here with the address
-// (read-only) and token; confirming shows the new password and copies it (spec §2 Reset).
+// (read-only) and token; confirming shows the new password and copies it.
 import { TurnstileWidget, authWidgetOptions } from "../components/auth-widgets.tsx";
 import { FormCard } from "../components/form-card.tsx";
 import { TextField } from "../components/form-fields.tsx";
@@ -26,7 +26,9 @@ export function resetRequestPage(context: PageContext): Response {
           {t("发送重置邮件")}
         </button>
       </form>
-      <a href="/login" class="link text-sm" safe>{t("已有账户？点击登录")}</a>
+      <a href="/login" class="link text-sm" safe>
+        {t("已有账户？点击登录")}
+      </a>
     </FormCard>,
   );
 }
@@ -50,13 +52,25 @@ export function resetConfirmPage(context: PageContext): Response {
       >
         <TextField name="email" label={t("邮箱")} type="email" value={email} readonly />
         <input type="hidden" name="token" value={token} />
-        <button type="submit" class="btn btn-primary mt-2" safe>{t("确认重置密码")}</button>
+        <button type="submit" class="btn btn-primary mt-2" safe>
+          {t("确认重置密码")}
+        </button>
       </form>
       <label class="form-control w-full">
-        <span class="label-text mb-1 block text-sm" safe>{t("新密码")}</span>
-        <input id="new-password" class="input input-bordered w-full font-mono" readonly aria-label={t("新密码")} placeholder={t("确认后在此显示")} />
+        <span class="label-text mb-1 block text-sm" safe>
+          {t("新密码")}
+        </span>
+        <input
+          id="new-password"
+          class="input input-bordered w-full font-mono"
+          readonly
+          aria-label={t("新密码")}
+          placeholder={t("确认后在此显示")}
+        />
       </label>
-      <a href="/login" class="link text-sm" safe>{t("返回登录")}</a>
+      <a href="/login" class="link text-sm" safe>
+        {t("返回登录")}
+      </a>
     </FormCard>,
   );
 }

@@ -1,4 +1,4 @@
-// Token authentication of /v1 calls, in new-api's order and with its messages (§1.3-1.5): the
+// Token authentication of /v1 calls, in new-api's order and with its messages: the
 // key, the token's status, expiry and balance (401), the owner (403 when banned), channel
 // pinning (admins only), the client address allow-list, and the token's group. Everything is
 // read from the in-memory caches; the store is written only to mark a token expired or
@@ -16,6 +16,7 @@ import { findToken, peekToken, type TokenSnapshot } from "../caches/token-cache.
 import { findUser, peekUser } from "../caches/user-cache.ts";
 import type { RelayCaller } from "../relay-context.ts";
 import { readApiKey } from "./api-key.ts";
+import { refusalOf } from "./refused-caller.ts";
 
 const tokenError = (key: string, params?: Record<string, string | number>) => new AppError("unauthorized", key, params);
 
@@ -24,7 +25,12 @@ function markToken(token: TokenSnapshot, status: 3 | 4): void {
   const condition =
     status === TokenStatus.expired
       ? and(eq(t.tokens.id, token.id), eq(t.tokens.status, TokenStatus.enabled), lte(t.tokens.expired_time, nowSeconds()))
-      : and(eq(t.tokens.id, token.id), eq(t.tokens.status, TokenStatus.enabled), eq(t.tokens.unlimited_quota, false), lte(t.tokens.remain_quota, 0));
+      : and(
+          eq(t.tokens.id, token.id),
+          eq(t.tokens.status, TokenStatus.enabled),
+          eq(t.tokens.unlimited_quota, false),
+          lte(t.tokens.remain_quota, 0),
+        );
   void db
     .update(t.tokens)
     .set({ status })
@@ -51,7 +57,8 @@ function checkTokenState(token: TokenSnapshot): void {
 /** The group a call runs in: the token's (one its owner may use and that still has a ratio), else the owner's. */
 export function resolveGroup(userGroup: string, requested: string): string {
   if (!requested) return userGroup;
-  if (!Object.hasOwn(usableGroupsOf(userGroup), requested)) throw new AppError("forbidden", "令牌分组 {{group}} 已被禁用", { group: requested });
+  if (!Object.hasOwn(usableGroupsOf(userGroup), requested))
+    throw new AppError("forbidden", "令牌分组 {{group}} 已被禁用", { group: requested });
   if (!groupExists(requested)) throw new AppError("forbidden", "分组 {{group}} 已被弃用", { group: requested });
   return requested;
 }
@@ -66,31 +73,50 @@ export async function authenticateToken(headers: Headers, clientAddress: () => s
   const cachedToken = peekToken(apiKey.key);
   const token = cachedToken !== undefined ? cachedToken : await findToken(apiKey.key);
   if (!token) throw tokenError("无效的令牌");
-  checkTokenState(token);
-  const cachedUser = peekUser(token.userId);
-  const user = cachedUser !== undefined ? cachedUser : await findUser(token.userId);
-  if (!user || user.deleted) throw tokenError("无效的令牌");
-  if (user.status !== 1) throw new AppError("forbidden", "用户已被封禁");
+  try {
+    checkTokenState(token);
+    const cachedUser = peekUser(token.userId);
+    const user = cachedUser !== undefined ? cachedUser : await findUser(token.userId);
+    if (!user || user.deleted) throw tokenError("无效的令牌");
+    if (user.status !== 1) throw new AppError("forbidden", "用户已被封禁");
 
-  let pinnedChannelId: number | undefined;
-  if (apiKey.pinnedChannel !== undefined) {
-    if (!isAdmin(user.role)) throw new AppError("forbidden", "普通用户不支持指定渠道");
-    pinnedChannelId = Number(apiKey.pinnedChannel);
-    if (!/^\d+$/.test(apiKey.pinnedChannel) || !Number.isSafeInteger(pinnedChannelId)) throw new AppError("invalid", "无效的渠道 Id");
+    let pinnedChannelId: number | undefined;
+    if (apiKey.pinnedChannel !== undefined) {
+      if (!isAdmin(user.role)) throw new AppError("forbidden", "普通用户不支持指定渠道");
+      pinnedChannelId = Number(apiKey.pinnedChannel);
+      if (!/^\d+$/.test(apiKey.pinnedChannel) || !Number.isSafeInteger(pinnedChannelId)) throw new AppError("invalid", "无效的渠道 Id");
+    }
+    if (token.allowIps && !token.allowIps.allows(clientAddress())) {
+      throw new AppError("forbidden", "您的 IP 不在令牌允许访问的列表中");
+    }
+    return {
+      userId: user.id,
+      username: user.username,
+      role: user.role,
+      group: resolveGroup(user.group, token.group),
+      tokenId: token.id,
+      tokenKey: token.key,
+      tokenName: token.name,
+      tokenLimited: !token.unlimited,
+      limits: token.limits,
+      modelLimits: token.modelLimits,
+      pinnedChannelId,
+      captureUntil: Math.max(token.captureUntil, user.captureUntil),
+    };
+  } catch (error) {
+    throw await attributed(error, token);
   }
-  if (token.allowIps && !token.allowIps.allows(clientAddress())) {
-    throw new AppError("forbidden", "您的 IP 不在令牌允许访问的列表中");
-  }
-  return {
-    userId: user.id,
-    username: user.username,
-    role: user.role,
-    group: resolveGroup(user.group, token.group),
+}
+
+/** A refusal after the key was recognised is its owner's call (for the error log); a deleted owner has none. */
+async function attributed(error: unknown, token: TokenSnapshot): Promise<unknown> {
+  const owner = peekUser(token.userId) ?? (await findUser(token.userId).catch(() => undefined));
+  if (!owner || owner.deleted) return error;
+  return refusalOf(error, {
+    userId: owner.id,
+    username: owner.username,
     tokenId: token.id,
-    tokenKey: token.key,
     tokenName: token.name,
-    tokenLimited: !token.unlimited,
-    modelLimits: token.modelLimits,
-    pinnedChannelId,
-  };
+    group: token.group || owner.group,
+  });
 }

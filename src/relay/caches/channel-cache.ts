@@ -16,7 +16,13 @@ let changeRebuild: Promise<void> | undefined;
 async function loadOnce(): Promise<void> {
   const rows = await db.select().from(t.channels);
   // The snapshots carry their kind's adaptor, so a request never waits for one to load.
-  index = buildChannelIndex(rows, await loadAdaptors(rows.map((row) => row.type)));
+  const next = buildChannelIndex(rows, await loadAdaptors(rows.map((row) => row.type)));
+  // Multi-key channels taking keys in turn go on from where they were (the cursor is a key number).
+  for (const channel of next.byId.values()) {
+    const before = channel.keyPool && index.byId.get(channel.id)?.keyPool;
+    if (before && channel.keyPool!.keys.length) channel.keyPool!.cursor = before.cursor % channel.keyPool!.keys.length;
+  }
+  index = next;
 }
 
 function reload(): Promise<void> {
@@ -41,9 +47,11 @@ function reload(): Promise<void> {
 export function reloadChannels(): Promise<void> {
   const rebuild = reload();
   changeRebuild = rebuild;
-  void rebuild.finally(() => {
-    if (changeRebuild === rebuild) changeRebuild = undefined;
-  }).catch(() => undefined);
+  void rebuild
+    .finally(() => {
+      if (changeRebuild === rebuild) changeRebuild = undefined;
+    })
+    .catch(() => undefined);
   return rebuild;
 }
 

@@ -6,10 +6,20 @@
 import { inArray } from "drizzle-orm";
 import { db, t } from "../../store/client.ts";
 import type { Tables } from "../../store/schema/define-schema.ts";
+import { hasPeriodBudget } from "../../services/tokens/quota-period.ts";
 import { splitList } from "../channels/channel-snapshot.ts";
 import { parseAddressAllowList, type AddressAllowList } from "../auth/address-allow-list.ts";
 
 type TokenRow = Tables["tokens"]["$inferSelect"];
+
+/** A token's budget per period and its rate limits (issue 27); absent when it has none. */
+export type TokenLimits = {
+  /** "day", "week" or "month" when the token has a period budget, else "". */
+  quotaPeriod: string;
+  rpm: number;
+  tpm: number;
+  concurrency: number;
+};
 
 export type TokenSnapshot = {
   id: number;
@@ -25,6 +35,9 @@ export type TokenSnapshot = {
   /** null = any address. */
   allowIps: AddressAllowList | null;
   group: string;
+  /** The request inspector's window (unix seconds, 0 = off). */
+  captureUntil: number;
+  limits: TokenLimits | undefined;
 };
 
 type Entry = { token: TokenSnapshot | null; loadedAt: number };
@@ -35,7 +48,6 @@ const entries = new Map<string, Entry>();
 const loading = new Map<string, Promise<TokenSnapshot | null>>();
 /** Bumped on every notice, so a load that raced a change does not store stale data. */
 let generation = 0;
-
 
 function toSnapshot(row: TokenRow): TokenSnapshot {
   return {
@@ -50,12 +62,26 @@ function toSnapshot(row: TokenRow): TokenSnapshot {
     modelLimits: row.model_limits_enabled ? new Set(splitList(row.model_limits)) : null,
     allowIps: parseAddressAllowList(row.allow_ips),
     group: row.group.trim(),
+    captureUntil: Number(row.capture_until),
+    limits: limitsOf(row),
   };
+}
+
+function limitsOf(row: TokenRow): TokenLimits | undefined {
+  const quotaPeriod = hasPeriodBudget(row) ? row.quota_period : "";
+  const rpm = Number(row.rpm_limit);
+  const tpm = Number(row.tpm_limit);
+  const concurrency = Number(row.concurrency_limit);
+  return quotaPeriod || rpm > 0 || tpm > 0 || concurrency > 0 ? { quotaPeriod, rpm, tpm, concurrency } : undefined;
 }
 
 async function load(key: string): Promise<TokenSnapshot | null> {
   const startedAt = generation;
-  const [row] = await db.select().from(t.tokens).where(inArray(t.tokens.key, [key])).limit(1);
+  const [row] = await db
+    .select()
+    .from(t.tokens)
+    .where(inArray(t.tokens.key, [key]))
+    .limit(1);
   const token = row && row.deleted_at === null ? toSnapshot(row) : null;
   if (startedAt === generation) {
     if (entries.size >= maxEntries) entries.clear();

@@ -14,6 +14,8 @@ export type UserSnapshot = {
   deleted: boolean;
   /** The user's own low-balance threshold (setting JSON), undefined = the site's. */
   quotaWarningThreshold: number | undefined;
+  /** The request inspector's window for all the user's calls (unix seconds, 0 = off). */
+  captureUntil: number;
 };
 
 type Entry = { user: UserSnapshot | null };
@@ -31,9 +33,19 @@ const columns = () => ({
   status: t.users.status,
   deleted_at: t.users.deleted_at,
   setting: t.users.setting,
+  capture_until: t.users.capture_until,
 });
 
-type UserColumns = { id: number; username: string; group: string; role: number; status: number; deleted_at: number | null; setting: string };
+type UserColumns = {
+  id: number;
+  username: string;
+  group: string;
+  role: number;
+  status: number;
+  deleted_at: number | null;
+  setting: string;
+  capture_until: number;
+};
 
 function toSnapshot(row: UserColumns): UserSnapshot {
   return {
@@ -44,6 +56,7 @@ function toSnapshot(row: UserColumns): UserSnapshot {
     status: row.status,
     deleted: row.deleted_at !== null,
     quotaWarningThreshold: readNotifySettings(row.setting).quotaWarningThreshold,
+    captureUntil: Number(row.capture_until),
   };
 }
 

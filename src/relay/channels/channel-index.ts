@@ -23,7 +23,7 @@ export function routeModelName(model: string): string {
   return model;
 }
 
-/** `adaptors`: the loaded adaptors of the rows' kinds (providers/registry.ts loadAdaptors). */
+/** `adaptors`: the loaded adaptors of the rows' types (providers/registry.ts loadAdaptors). */
 export function buildChannelIndex(rows: readonly ChannelRow[], adaptors: ReadonlyMap<number, ProviderAdaptor>): ChannelIndex {
   const byId = new Map<number, ChannelSnapshot>();
   const grouped = new Map<string, Map<string, ChannelSnapshot[]>>();
@@ -32,7 +32,8 @@ export function buildChannelIndex(rows: readonly ChannelRow[], adaptors: Readonl
     const channel = toChannelSnapshot(row, adaptors.get(row.type));
     byId.set(channel.id, channel);
     for (const model of channel.models) knownModels.add(model);
-    if (channel.status !== ChannelStatus.enabled) continue;
+    // A multi-key channel without an enabled key serves nothing (it is disabled with its last key).
+    if (channel.status !== ChannelStatus.enabled || channel.keyPool?.slots.length === 0) continue;
     for (const group of channel.groups) {
       let models = grouped.get(group);
       if (!models) grouped.set(group, (models = new Map()));

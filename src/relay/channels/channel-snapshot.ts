@@ -3,6 +3,7 @@
 import type { Tables } from "../../store/schema/define-schema.ts";
 import type { ProviderAdaptor, UpstreamTarget } from "../providers/adaptor.ts";
 import { channelTarget } from "./channel-target.ts";
+import { keyPoolOf, type KeyPool } from "./key-pool.ts";
 
 export type ChannelRow = Tables["channels"]["$inferSelect"];
 
@@ -25,15 +26,24 @@ export type ChannelSnapshot = {
   /** upstream status -> status the rules and the client see. */
   statusCodeMapping: Map<number, number>;
   adaptor: ProviderAdaptor | undefined;
+  /** A multi-key channel's enabled keys and how one is chosen (undefined: one key, `target.key`). */
+  keyPool?: KeyPool;
 };
 
 /** A comma-separated list from a channel or token field: trimmed, without blanks or repeats. */
 export function splitList(text: string | null | undefined): string[] {
   if (!text) return [];
-  return [...new Set(text.split(",").map((item) => item.trim()).filter((item) => item !== ""))];
+  return [
+    ...new Set(
+      text
+        .split(",")
+        .map((item) => item.trim())
+        .filter((item) => item !== ""),
+    ),
+  ];
 }
 
-export function parseModelMapping(text: string | null | undefined): Record<string, string> | null {
+function parseModelMapping(text: string | null | undefined): Record<string, string> | null {
   if (!text || text.trim() === "" || text.trim() === "{}") return {};
   try {
     const parsed = JSON.parse(text) as unknown;
@@ -49,7 +59,7 @@ export function parseModelMapping(text: string | null | undefined): Record<strin
   }
 }
 
-export function parseStatusCodeMapping(text: string | null | undefined): Map<number, number> {
+function parseStatusCodeMapping(text: string | null | undefined): Map<number, number> {
   const mapping = new Map<number, number>();
   if (!text || text.trim() === "") return mapping;
   try {
@@ -65,9 +75,11 @@ export function parseStatusCodeMapping(text: string | null | undefined): Map<num
   return mapping;
 }
 
-/** `adaptor`: the kind's, loaded (providers/registry.ts loadAdaptor); undefined when there is none. */
+/** `adaptor`: the type's, loaded (providers/registry.ts loadAdaptor); undefined when there is none. */
 export function toChannelSnapshot(row: ChannelRow, adaptor: ProviderAdaptor | undefined): ChannelSnapshot {
   const models = splitList(row.models);
+  const target = channelTarget(row);
+  const keyPool = keyPoolOf(row, target);
   return {
     id: row.id,
     name: row.name,
@@ -79,9 +91,10 @@ export function toChannelSnapshot(row: ChannelRow, adaptor: ProviderAdaptor | un
     groups: splitList(row.group),
     models,
     testModel: (row.test_model ?? "").trim(),
-    target: channelTarget(row),
+    target,
     modelMapping: parseModelMapping(row.model_mapping),
     statusCodeMapping: parseStatusCodeMapping(row.status_code_mapping),
     adaptor,
+    ...(keyPool ? { keyPool } : {}),
   };
 }

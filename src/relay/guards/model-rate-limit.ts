@@ -16,7 +16,11 @@ export async function enforceModelRateLimit(userId: number): Promise<void> {
   const successLimit = optionNumber("ModelRequestRateLimitSuccessCount");
   if (successLimit > 0 && (await shared.countWindow(`model-rate:success:${userId}`, windowSeconds())) >= successLimit) {
     // When the oldest success leaves the window is not known here: the window is the longest wait.
-    throw new AppError("rate_limited", "您已达到请求数限制：{{minutes}}分钟内最多请求{{count}}次", { minutes, count: successLimit, seconds: windowSeconds() });
+    throw new AppError("rate_limited", "您已达到请求数限制：{{minutes}}分钟内最多请求{{count}}次", {
+      minutes,
+      count: successLimit,
+      seconds: windowSeconds(),
+    });
   }
   const totalLimit = optionNumber("ModelRequestRateLimitCount");
   if (totalLimit > 0) {

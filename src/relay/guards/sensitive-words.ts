@@ -12,7 +12,14 @@ function sensitiveWords(): WordMatcher | undefined {
   const text = optionText("SensitiveWords");
   if (text !== parsedFrom) {
     parsedFrom = text;
-    const words = [...new Set(text.split("\n").map((word) => word.trim().toLowerCase()).filter((word) => word !== ""))];
+    const words = [
+      ...new Set(
+        text
+          .split("\n")
+          .map((word) => word.trim().toLowerCase())
+          .filter((word) => word !== ""),
+      ),
+    ];
     matcher = words.length > 0 ? wordMatcher(words) : undefined;
   }
   return matcher;
@@ -24,7 +31,7 @@ export function sensitiveWordCheckOn(): boolean {
 }
 
 /** The configured words found in the texts (empty when none, or when the check is off). */
-export function findSensitiveWords(texts: readonly string[]): string[] {
+function findSensitiveWords(texts: readonly string[]): string[] {
   if (!optionBool("CheckSensitiveEnabled") || !optionBool("CheckSensitiveOnPromptEnabled")) return [];
   const words = sensitiveWords();
   if (!words || texts.length === 0) return [];

@@ -1,22 +1,33 @@
 // OpenAI chat answers as the inbound conversions read them: a whole chat.completion reduced to
 // its choices (text, reasoning, tool calls, finish reason), and the shape of a stream chunk.
 // Vendors differ in small ways (content as a list of parts, reasoning under another name); the
-// reading is lenient so every OpenAI-style channel converts.
+// reading is lenient so every OpenAI-style channel converts. The vendor state a message
+// carries for the next turn (inbound/reasoning-state.ts) is read with it.
+import { reasoningOfChat, type ReasoningState } from "./reasoning-state.ts";
 
-export type ChatToolCall = { id: string; name: string; arguments: string };
+/** A tool call of an answer as the inbound conversions read it (not the wire shape: openai-chat-wire.ts). */
+export type AnswerToolCall = { id: string; name: string; arguments: string };
 
 export type ChatChoice = {
   index: number;
   content: string;
   reasoning: string;
-  toolCalls: ChatToolCall[];
+  toolCalls: AnswerToolCall[];
   /** stop | length | tool_calls | content_filter | function_call, or null when none was given. */
   finish: string | null;
+  /** Signed thinking, thought signatures: what the vendor wants back on the next turn. */
+  state?: ReasoningState;
 };
 
 export type ChatAnswer = { id: string; model: string; created: number; choices: ChatChoice[] };
 
-export type ChunkToolCall = { index?: number; id?: string; type?: string; function?: { name?: string; arguments?: string } };
+export type ChunkToolCall = {
+  index?: number;
+  id?: string;
+  type?: string;
+  function?: { name?: string; arguments?: string };
+  extra_content?: unknown;
+};
 
 export type ChatChunk = {
   id?: string;
@@ -24,7 +35,14 @@ export type ChatChunk = {
   created?: number;
   choices?: {
     index?: number;
-    delta?: { role?: string; content?: unknown; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: ChunkToolCall[] };
+    delta?: {
+      role?: string;
+      content?: unknown;
+      reasoning_content?: unknown;
+      reasoning?: unknown;
+      tool_calls?: ChunkToolCall[];
+      extra_content?: unknown;
+    };
     finish_reason?: string | null;
   }[];
   usage?: unknown;
@@ -38,13 +56,14 @@ export function textOf(content: unknown): string {
   let text = "";
   for (const part of content) {
     if (typeof part === "string") text += part;
-    else if (part && typeof part === "object" && typeof (part as { text?: unknown }).text === "string") text += (part as { text: string }).text;
+    else if (part && typeof part === "object" && typeof (part as { text?: unknown }).text === "string")
+      text += (part as { text: string }).text;
   }
   return text;
 }
 
 /** Reasoning under the names vendors use (reasoning_content, DeepSeek and most; reasoning, some). */
-export function reasoningOf(message: { reasoning_content?: unknown; reasoning?: unknown } | undefined): string {
+function reasoningOf(message: { reasoning_content?: unknown; reasoning?: unknown } | undefined): string {
   if (!message) return "";
   if (typeof message.reasoning_content === "string") return message.reasoning_content;
   return typeof message.reasoning === "string" ? message.reasoning : "";
@@ -56,7 +75,7 @@ export function readChatAnswer(body: unknown): ChatAnswer {
   const list: Record<string, any>[] = Array.isArray(record.choices) ? record.choices : [];
   list.forEach((choice, position) => {
     const message = (choice?.message ?? {}) as Record<string, any>;
-    const toolCalls: ChatToolCall[] = [];
+    const toolCalls: AnswerToolCall[] = [];
     for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
       if (!call || typeof call !== "object") continue;
       toolCalls.push({
@@ -65,12 +84,14 @@ export function readChatAnswer(body: unknown): ChatAnswer {
         arguments: typeof call.function?.arguments === "string" ? call.function.arguments : JSON.stringify(call.function?.arguments ?? {}),
       });
     }
+    const state = reasoningOfChat(message);
     choices.push({
       index: typeof choice?.index === "number" ? choice.index : position,
       content: textOf(message.content),
       reasoning: reasoningOf(message),
       toolCalls,
       finish: typeof choice?.finish_reason === "string" ? choice.finish_reason : null,
+      ...(state ? { state } : {}),
     });
   });
   return {

@@ -4,7 +4,7 @@
 // usage and output, so a converted call costs exactly what the same chat call would.
 import { countCompletionTokens } from "../../services/billing/token-counter.ts";
 import type { Bytes, GeneratedOutput, InboundFormat, ProviderAdaptor, RelayCall, Usage } from "../providers/adaptor.ts";
-import type { Attempt } from "../pipeline/attempt-channel.ts";
+import type { Attempt } from "../pipeline/attempt-types.ts";
 import type { ParsedCall } from "../request/read-call.ts";
 import { readChatAnswer } from "./chat-answer.ts";
 import { codecFor } from "./codecs.ts";
@@ -23,7 +23,12 @@ export function speaksFormat(adaptor: ProviderAdaptor | undefined, format: Inbou
 const chatBytes = new WeakMap<object, Bytes>();
 
 /** The OpenAI chat version of a native call; throws the conversion's refusal (a clear 400). */
-export function chatCallFor(call: ParsedCall, upstreamModel: string, countPromptTokens: () => number, completionAllowance?: number): RelayCall {
+export function chatCallFor(
+  call: ParsedCall,
+  upstreamModel: string,
+  countPromptTokens: () => number,
+  completionAllowance?: number,
+): RelayCall {
   const conversion = call.asChat;
   if (!conversion) throw new Error(`a ${call.format} call without its chat conversion`);
   if (conversion.refusal) throw conversion.refusal;
@@ -43,6 +48,8 @@ export function chatCallFor(call: ParsedCall, upstreamModel: string, countPrompt
     contentType: "application/json",
     countPromptTokens,
     completionAllowance,
+    ...(conversion.hostedTools?.length ? { hostedTools: conversion.hostedTools } : {}),
+    ...(conversion.requiredHostedTool ? { requiredHostedTool: conversion.requiredHostedTool } : {}),
   };
 }
 
@@ -64,7 +71,7 @@ function parseJson(body: Bytes | string): unknown {
 export function bridgeAttempt(call: ParsedCall, countPromptTokens: () => number, attempt: Attempt): Attempt {
   if (!attempt.ok || !call.json) return attempt;
   const codec = codecFor(call.format);
-  const native: NativeCall = { model: call.model, request: call.json, countPromptTokens };
+  const native: NativeCall = { model: call.model, request: call.echo ?? call.json, countPromptTokens, toolNames: call.asChat?.toolNames };
   if (attempt.kind === "json") {
     const converted = attempt.converted;
     // The numbers the settlement will bill: the upstream's usage, else the local count.

@@ -17,7 +17,9 @@ export function codecFor(format: InboundFormat): InboundCodec {
   return codecs[format];
 }
 
-const openAIError = (error: ErrorFacts) => ({ error: { message: error.message, type: error.type, param: error.param ?? "", code: error.code } });
+const openAIError = (error: ErrorFacts) => ({
+  error: { message: error.message, type: error.type, param: error.param ?? "", code: error.code },
+});
 
 /** The error body a client of this format expects. */
 export function errorBodyIn(format: InboundFormat, error: ErrorFacts): unknown {

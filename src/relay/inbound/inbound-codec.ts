@@ -4,8 +4,9 @@
 // request for channels that do not speak the format, how OpenAI chat answers (whole, and the
 // chunks of a stream) come back in the format, and how errors look in it.
 import type { AppError } from "../../errors/app-error.ts";
-import type { InboundFormat, StreamBreak, Usage } from "../providers/adaptor.ts";
+import type { HostedTool, InboundFormat, StreamBreak, Usage } from "../providers/adaptor.ts";
 import type { ChatAnswer, ChatChunk } from "./chat-answer.ts";
+import type { ChatRequest } from "../providers/openai-chat-wire.ts";
 
 /** What a format reads from its request, besides the JSON body it keeps. */
 export type NativeRead = {
@@ -21,7 +22,21 @@ export type NativeRead = {
  * channel that does not speak the format cannot serve it (state kept by the upstream, a tool
  * only the vendor runs); the chat body is still good for counting and checking the prompt.
  */
-export type ChatConversion = { chat: Record<string, unknown>; refusal?: AppError };
+export type ChatConversion = {
+  chat: ChatRequest;
+  refusal?: AppError;
+  /** Tools the client wants the vendor to run (web search), for the types that have their own. */
+  hostedTools?: HostedTool[];
+  /** The hosted tool the client's tool_choice names: refused where no channel runs it. */
+  requiredHostedTool?: HostedTool["type"];
+  /** Tools no channel runs for a converted call, left out of it (named in the log). */
+  leftOut?: string[];
+  /** What the chat tool names stand for, where they differ from a plain function (answers map back). */
+  toolNames?: ReadonlyMap<string, ToolName>;
+};
+
+/** A client tool behind a chat function name: a namespaced function, a freeform tool, a tool search. */
+export type ToolName = { kind: "function" | "custom" | "tool_search"; name: string; namespace?: string };
 
 /** The request facts a conversion of answers needs. */
 export type NativeCall = {
@@ -30,6 +45,8 @@ export type NativeCall = {
   request: Record<string, unknown>;
   /** Prompt tokens counted locally (what a stream announces before the upstream says); counts on call. */
   countPromptTokens: () => number;
+  /** The conversion's tool names (ChatConversion.toolNames). */
+  toolNames?: ReadonlyMap<string, ToolName>;
 };
 
 /** Turns the OpenAI chunks of one stream into the format's events; its state lives inside. */
@@ -48,7 +65,7 @@ export interface InboundCodec {
   readonly format: InboundFormat;
   /** The relay key the format carries outside the Authorization header; undefined: read that header. */
   keyText(request: Request): string | undefined;
-  /** Headers of the call the kinds speaking the format forward (RelayCall.vendorHeaders). */
+  /** Headers of the call the types speaking the format forward (RelayCall.vendorHeaders). */
   vendorHeaders?(headers: Headers): Record<string, string> | undefined;
   /** Checks the body and reads what the pipeline needs; throws AppError("invalid") when malformed. */
   read(body: Record<string, unknown>, pathModel: string | undefined): NativeRead;

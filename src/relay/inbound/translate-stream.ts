@@ -22,7 +22,13 @@ function errorOfChunk(chunk: ChatChunk): StreamBreak | undefined {
   if (!error) return undefined;
   if (typeof error === "string") return { status: 502, message: error, type: "upstream_error", code: null, param: null };
   const code = typeof error.code === "string" || typeof error.code === "number" ? error.code : null;
-  return { status: 502, message: String(error.message ?? "upstream error"), type: String(error.type ?? "upstream_error"), code, param: null };
+  return {
+    status: 502,
+    message: String(error.message ?? "upstream error"),
+    type: String(error.type ?? "upstream_error"),
+    code,
+    param: null,
+  };
 }
 
 /**

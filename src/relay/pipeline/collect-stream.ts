@@ -1,8 +1,16 @@
-// A streamed upstream answer for a client that asked for a whole one. Some kinds only stream (a
+// A streamed upstream answer for a client that asked for a whole one. Some types only stream (a
 // WebSocket, an agent app); their stream converter turns the answer into OpenAI chunks as usual,
-// and the chunks are folded here into one chat.completion (or text_completion), so every kind
+// and the chunks are folded here into one chat.completion (or text_completion), so every type
 // answers both ways without a second converter.
-import type { ConvertedResponse, FrameDecoder, RelayCall, SseEvent, StreamConverter, UpstreamErrorDetails, Usage } from "../providers/adaptor.ts";
+import type {
+  ConvertedResponse,
+  FrameDecoder,
+  RelayCall,
+  SseEvent,
+  StreamConverter,
+  UpstreamErrorDetails,
+  Usage,
+} from "../providers/adaptor.ts";
 import type { Deadline } from "../upstream/deadline.ts";
 import { createSseParser } from "../upstream/sse.ts";
 
@@ -20,9 +28,20 @@ type ChunkChoice = {
     tool_calls?: { index?: number; id?: string; type?: string; function?: { name?: string; arguments?: string } }[];
   };
 };
-type Chunk = { id?: string; created?: number; model?: string; choices?: ChunkChoice[]; usage?: Usage; error?: Partial<UpstreamErrorDetails> };
+type Chunk = {
+  id?: string;
+  created?: number;
+  model?: string;
+  choices?: ChunkChoice[];
+  usage?: Usage;
+  error?: Partial<UpstreamErrorDetails>;
+};
 
-export type ChunkCollector = { add(sseText: string): void; error(): UpstreamErrorDetails | undefined; body(usage: Usage | null): Record<string, unknown> };
+export type ChunkCollector = {
+  add(sseText: string): void;
+  error(): UpstreamErrorDetails | undefined;
+  body(usage: Usage | null): Record<string, unknown>;
+};
 
 export function createChunkCollector(call: Pick<RelayCall, "endpoint" | "model">): ChunkCollector {
   const parser = createSseParser();
@@ -41,7 +60,12 @@ export function createChunkCollector(call: Pick<RelayCall, "endpoint" | "model">
 
   const take = (chunk: Chunk) => {
     if (chunk.error) {
-      failure ??= { message: String(chunk.error.message ?? "upstream error"), type: String(chunk.error.type ?? "upstream_error"), code: chunk.error.code ?? null, param: chunk.error.param ?? null };
+      failure ??= {
+        message: String(chunk.error.message ?? "upstream error"),
+        type: String(chunk.error.type ?? "upstream_error"),
+        code: chunk.error.code ?? null,
+        param: chunk.error.param ?? null,
+      };
       return;
     }
     id ||= chunk.id ?? "";
@@ -109,7 +133,7 @@ export function createChunkCollector(call: Pick<RelayCall, "endpoint" | "model">
   };
 }
 
-/** Reads the rest of a stream through the kind's converter and folds it into a whole answer. */
+/** Reads the rest of a stream through the type's converter and folds it into a whole answer. */
 export async function collectStream(
   call: RelayCall,
   reader: ReadableStreamDefaultReader<Uint8Array>,

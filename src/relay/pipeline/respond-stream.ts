@@ -1,6 +1,8 @@
 // A stream's way to the client once its first event arrived. The client pulls; each pull reads
-// upstream until there is something to send (backpressure: a slow client slows the upstream
-// read instead of filling memory). Settlement happens before the closing [DONE] is sent.
+// upstream until there is something to send (backpressure: Bun asks for the next piece only when
+// the client's socket took the last one, so a slow client slows the upstream read instead of
+// filling memory). Settlement happens before the closing [DONE] is sent. Bun's idle timer is off
+// for the stream (connection-idle.ts): the stream times both sides itself, with STREAMING_TIMEOUT.
 //   - upstream ends ([DONE], or its end of stream): settled on the reported or counted usage, then
 //     the closing events (usage chunk, [DONE]) are sent and the stream closes;
 //   - upstream breaks or stalls (STREAMING_TIMEOUT): an error event, billed for what was delivered;
@@ -8,6 +10,8 @@
 //     nobody receives, and hold a connection), and what was delivered is billed: the prompt plus
 //     the completion sent so far, counted locally, logged as a client disconnect (reliability
 //     plan, streaming settlement policy);
+//   - client reads nothing for STREAMING_TIMEOUT (its socket stays full): the same as leaving,
+//     and Bun is asked to drop the connection;
 //   - the server stops and the grace period is over (the flight's cut, in-flight.ts): the upstream
 //     read is abandoned, what was delivered is settled, and the client gets an error event.
 // Whichever way it ends, the flight ends after the settlement.
@@ -17,10 +21,12 @@ import type { RelayContext } from "../relay-context.ts";
 import { networkFailureMessage, timeoutFailureMessage } from "../upstream/upstream-failure.ts";
 import type { Translate } from "../../i18n/i18n.ts";
 import { trackStream } from "../../metrics/metrics.ts";
-import type { OpenStream } from "./attempt-channel.ts";
+import type { OpenStream } from "./attempt-types.ts";
 import { streamErrorTextIn } from "../inbound/codecs.ts";
 import { relayHeaders, serverStoppingMessage } from "./relay-errors.ts";
+import { turnIsLong, waitForShortTurn } from "../loop-turns.ts";
 import { settleCall } from "./settle-call.ts";
+import { watchClient } from "./client-watch.ts";
 
 const encoder = new TextEncoder();
 
@@ -39,10 +45,12 @@ export function streamToClient(
   call: RelayCall,
   open: OpenStream,
   translate: Translate,
+  streamIdleMs: number,
 ): Response {
   const { reader, frames, converter, deadline } = open;
-  const { flight } = context;
+  const { flight, connection } = context;
   context.streaming = true;
+  connection.streaming();
   let clientGone = false;
   /** The server is stopping: the pump leaves the rest to cutStream. */
   let cutting = false;
@@ -51,6 +59,18 @@ export function streamToClient(
   let reading: Promise<unknown> = Promise.resolve();
   let client: ReadableStreamDefaultController<Uint8Array> | undefined;
   const inFlight = trackStream();
+  /** Since when a piece waits for the client to ask for more (0: the client is asking). */
+  let awaitingClientSince = 0;
+  // The request inspector's copy of what the client is sent (only while a capture is on).
+  const capture = context.capture;
+  const enqueue = (controller: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
+    controller.enqueue(bytes);
+    capture?.sent(bytes);
+  };
+  const send = (controller: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
+    enqueue(controller, bytes);
+    awaitingClientSince = performance.now();
+  };
 
   const render = (events: SseEvent[]): string => {
     let text = "";
@@ -60,6 +80,7 @@ export function streamToClient(
 
   const settle = (incomplete?: string) => {
     deadline.clear();
+    watch.stop();
     inFlight.end();
     return settleCall(context, {
       channel,
@@ -73,7 +94,9 @@ export function streamToClient(
 
   /** The event ending a stream early, in the client's format (the converter's, when it has one). */
   const errorEvent = (reason: EndReason): string => {
-    const message = translate(reason === "stalled" ? timeoutFailureMessage : reason === "broken" ? networkFailureMessage : serverStoppingMessage);
+    const message = translate(
+      reason === "stalled" ? timeoutFailureMessage : reason === "broken" ? networkFailureMessage : serverStoppingMessage,
+    );
     const error = {
       status: reason === "stalled" ? 504 : reason === "broken" ? 502 : 503,
       message: `${message} (request id: ${context.requestId})`,
@@ -98,11 +121,15 @@ export function streamToClient(
     ended = true;
     try {
       await settle();
-      if (closing) controller.enqueue(encoder.encode(closing));
+      // What a stateful format keeps of the answer is written before the client sees its end.
+      await context.call.keeper?.save(channel);
+      connection.done();
+      if (closing) enqueue(controller, encoder.encode(closing));
       controller.close();
     } finally {
       flight.end();
     }
+    capture?.saveLater(context.requestId);
     void discardRest();
   };
 
@@ -111,14 +138,29 @@ export function streamToClient(
     ended = true;
     try {
       await settle(endNotes[reason]);
-      controller.enqueue(encoder.encode(errorEvent(reason)));
+      connection.done();
+      enqueue(controller, encoder.encode(errorEvent(reason)));
       controller.close();
     } catch {
       // The client left at the same moment: the settlement above is what counts.
     } finally {
       flight.end();
     }
+    capture?.saveLater(context.requestId);
   };
+
+  /**
+   * The client read nothing for the stream's idle timeout: it is cut like a client that left
+   * (whatever it still holds unread stays its problem), and Bun drops its connection.
+   */
+  const clientStalled = () => {
+    if (ended) return;
+    clientGone = true;
+    ended = true;
+    connection.drop();
+    void clientLeft();
+  };
+  const watch = watchClient(() => (ended ? -1 : awaitingClientSince), streamIdleMs, clientStalled);
 
   /** The client left: the upstream call ends at once and what was delivered is billed. */
   const clientLeft = async () => {
@@ -129,6 +171,7 @@ export function streamToClient(
     } finally {
       flight.end();
     }
+    capture?.saveLater(context.requestId);
   };
 
   /**
@@ -153,6 +196,10 @@ export function streamToClient(
     if (ended || cutting) return;
     try {
       if (converter.finished()) return await complete(controller, heldBack);
+      if (turnIsLong(awaitingClientSince || performance.now())) {
+        await waitForShortTurn();
+        if (ended || cutting) return;
+      }
       for (;;) {
         const { value, done } = await reader.read();
         // Read after the client left or the cut: never delivered, so never billed.
@@ -168,7 +215,7 @@ export function streamToClient(
         if (converter.finished()) return await complete(controller, text);
         if (text) {
           // Events passed through untouched leave as the bytes that came in (no re-encoding).
-          controller.enqueue(whole && !frames.pending() && text === frames.lastText?.() ? value : encoder.encode(text));
+          send(controller, whole && !frames.pending() && text === frames.lastText?.() ? value : encoder.encode(text));
           return;
         }
       }
@@ -185,10 +232,13 @@ export function streamToClient(
       context.firstResponseMs = Math.round(performance.now() - context.startedAt);
       // A short answer may be whole already; its end waits for the settlement in the first pull.
       if (converter.finished()) heldBack = first;
-      else if (first) controller.enqueue(encoder.encode(first));
+      else if (first) send(controller, encoder.encode(first));
     },
     pull(controller) {
+      // The upstream's silence counts from now: time the client took to read is not its own.
+      deadline.refresh();
       reading = pump(controller);
+      awaitingClientSince = 0;
       return reading as Promise<void>;
     },
     cancel() {

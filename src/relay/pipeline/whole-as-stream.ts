@@ -1,4 +1,4 @@
-// A whole upstream answer for a client that asked for a stream. Some kinds never stream (a
+// A whole upstream answer for a client that asked for a stream. Some types never stream (a
 // knowledge-base ask, a legacy API); rather than each synthesising chunks, the relay turns the
 // whole chat.completion into OpenAI chunks (role and text, tool calls, finish reason, usage) and
 // hands them to the usual stream path, so settlement before [DONE], the client's usage chunk
@@ -7,7 +7,7 @@ import { createOpenAIStreamConverter } from "../providers/openai-compatible/open
 import type { CompletionCounter, ConvertedResponse, RelayCall } from "../providers/adaptor.ts";
 import type { Deadline } from "../upstream/deadline.ts";
 import { createSseDecoder } from "../upstream/sse-decoder.ts";
-import type { OpenStream } from "./attempt-channel.ts";
+import type { OpenStream } from "./attempt-types.ts";
 
 type Completion = {
   id?: string;
@@ -56,7 +56,12 @@ export function chunksOf(call: Pick<RelayCall, "endpoint" | "upstreamModel">, co
 }
 
 /** An open stream over the chunks of a whole answer, or undefined when it is not a completion. */
-export function wholeAnswerAsStream(call: RelayCall, converted: ConvertedResponse, countCompletion: CompletionCounter, deadline: Deadline): OpenStream | undefined {
+export function wholeAnswerAsStream(
+  call: RelayCall,
+  converted: ConvertedResponse,
+  countCompletion: CompletionCounter,
+  deadline: Deadline,
+): OpenStream | undefined {
   const completion = parseCompletion(converted);
   if (!completion) return undefined;
   const bytes = new TextEncoder().encode(chunksOf(call, completion, converted.usage ?? completion.usage));

@@ -1,22 +1,28 @@
-// The provider adaptor contract: what the relay pipeline knows about an upstream kind. An adaptor
-// is data plus pure functions (no fetch, no store, no clock): it turns one client call into an
-// upstream request, and the upstream's answer (whole, streamed, or an error) back into what the
-// client asked for, reporting usage on the way. The pipeline never asks which kind it holds.
+// The provider adaptor contract: what the relay pipeline knows about an upstream channel type. An
+// adaptor is data plus pure functions (no fetch, no store, no clock): it turns one client call
+// into an upstream request, and the upstream's answer (whole, streamed, or an error) back into
+// what the client asked for, reporting usage on the way. The pipeline never asks which type it
+// holds. Its default models are the channel type table's (services/channels/channel-types.ts),
+// handed out by the registry.
 //
-// What a kind may need beyond one JSON request over HTTP is declared, never branched on:
+// What a type may need beyond one JSON request over HTTP is declared, never branched on:
 //   - `credential`: a token obtained by an exchange first (Vertex OAuth, Baidu access token),
 //     cached by the relay until it expires and handed to buildRequest in `target.credential`;
 //   - buildRequest may be asynchronous (request signing with WebCrypto, JWTs);
 //   - `streamDecoder`: stream framings other than server-sent events (AWS event stream, NDJSON);
 //   - `send`: a transport other than one fetch (a WebSocket, submit-then-poll);
 //   - `nativeFormats`: inbound formats (Claude /v1/messages, Gemini /v1beta, OpenAI /v1/responses)
-//     the kind speaks itself, so such a call goes through with only the model mapped; calls in
+//     the type speaks itself, so such a call goes through with only the model mapped; calls in
 //     any other format reach the adaptor converted to the OpenAI format;
-//   - `defaultMaxTokens`: a kind whose vendor requires an output limit (Claude's max_tokens)
+//   - `defaultMaxTokens`: a type whose vendor requires an output limit (Claude's max_tokens)
 //     names the one it sends when the client sets none, so the relay's hold covers it; the call
-//     then carries `completionAllowance`, which the kind never exceeds.
+//     then carries `completionAllowance`, which the type never exceeds;
+//   - `modelList` and `balance`: channel management's "fetch models" and balance, for the vendors
+//     that offer them.
 // buildRequest refuses a call it cannot convert by throwing an AppError (conversion-refusal.ts):
 // the attempt fails with that message and status, before anything is sent.
+
+import type { ChannelType } from "../../services/channels/channel-types.ts";
 
 /** The relay endpoints (the OpenAI paths a client calls). */
 export type EndpointKind =
@@ -34,6 +40,21 @@ export type EndpointKind =
 /** The wire format a client called in: OpenAI's chat/completions family, or a vendor's own. */
 export type InboundFormat = "openai" | "claude" | "gemini" | "responses";
 
+/**
+ * A tool the client wants the vendor to run itself (OpenAI's web_search, Claude's web search
+ * server tool, Gemini's Google Search grounding), as a converted call carries it: the types
+ * that have an equivalent map it (when the channel allows, `hostedToolsCarried`), the others
+ * leave it out and the log says so.
+ */
+export type HostedTool = {
+  type: "web_search";
+  /** Most searches in one answer (Claude's max_uses). */
+  maxUses?: number;
+  allowedDomains?: string[];
+  blockedDomains?: string[];
+  userLocation?: { city?: string; region?: string; country?: string; timezone?: string };
+};
+
 /** Bytes as fetch and Response take them. */
 export type Bytes = Uint8Array<ArrayBuffer>;
 
@@ -41,16 +62,22 @@ export type Bytes = Uint8Array<ArrayBuffer>;
 export type ChannelSetting = {
   /** http(s):// or socks5:// proxy for this channel's upstream calls. */
   proxy?: string;
+  /**
+   * Run clients' hosted tools (web search) with the vendor's own equivalent on converted calls
+   * (the vendor bills the searches to the channel's account). Default off: they are left out.
+   */
+  hosted_tools?: boolean;
 };
 
 /** What an adaptor needs to reach one channel. Holds the key: never leaves the server. */
 export type UpstreamTarget = {
   id: number;
+  /** The channel's type (ChannelType). */
   type: number;
   key: string;
-  /** The channel's base URL override, without a trailing slash; empty = the kind's default. */
+  /** The channel's base URL override, without a trailing slash; empty = the type's default. */
   baseUrl: string;
-  /** Per-kind extra: Azure's api-version, for example. */
+  /** Per-type extra: Azure's api-version, for example. */
   other: string;
   organization: string;
   setting: ChannelSetting;
@@ -83,20 +110,29 @@ export type RelayCall = {
   countPromptTokens(): number;
   /**
    * Completion tokens the relay's hold covers (the client's max_tokens, else the allowance it
-   * reserved). A kind that must send a limit of its own never sends more. Absent outside the
+   * reserved). A type that must send a limit of its own never sends more. Absent outside the
    * relay (channel tests): no hold to respect.
    */
   completionAllowance?: number;
   /**
-   * Vendor headers of a call in a native format, forwarded by the kinds that speak it (Claude:
+   * The call's max_tokens is the gateway's own (a channel test keeping its answer short), not a
+   * client's: a type whose vendor takes no output limit leaves it out instead of refusing it.
+   */
+  gatewayLimit?: boolean;
+  /**
+   * Vendor headers of a call in a native format, forwarded by the types that speak it (Claude:
    * anthropic-version, anthropic-beta). Filled by the inbound route; names in lower case.
    */
   vendorHeaders?: Readonly<Record<string, string>>;
+  /** Hosted tools a converted call asked for (see HostedTool). */
+  hostedTools?: readonly HostedTool[];
+  /** The hosted tool the client's tool_choice names: the call means nothing without it. */
+  requiredHostedTool?: HostedTool["type"];
 };
 
 export type UpstreamRequest = {
   url: string;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   headers: Record<string, string>;
   body?: BodyInit;
 };
@@ -140,7 +176,12 @@ export type ConvertedResponse = {
   error?: UpstreamErrorDetails;
 };
 
-export type GeneratedOutput = { text: string; toolCalls: number };
+export type GeneratedOutput = {
+  text: string;
+  toolCalls: number;
+  /** Tokens of earlier output already counted (a long stream counts as it goes instead of keeping its text). */
+  countedTokens?: number;
+};
 
 /** One event of an upstream server-sent-event stream. */
 export type SseEvent = {
@@ -175,9 +216,9 @@ export interface StreamConverter {
 export type StreamBreak = UpstreamErrorDetails & { status: number };
 
 /**
- * Turns the bytes of a streamed answer into events. Server-sent events are the default; a kind
+ * Turns the bytes of a streamed answer into events. Server-sent events are the default; a type
  * with another framing (AWS event stream, newline-delimited JSON) supplies its own, whose events
- * carry the decoded payload in `data` (and its type in `event`) for the kind's stream converter.
+ * carry the decoded payload in `data` (and its type in `event`) for the type's stream converter.
  */
 export interface FrameDecoder {
   push(bytes: Uint8Array): SseEvent[];
@@ -196,6 +237,11 @@ export interface FrameDecoder {
 export interface CredentialExchange {
   /** What identifies the credential (a hash is taken of it; typically the channel key). */
   cacheKey(target: UpstreamTarget): string;
+  /**
+   * Whether this channel's key needs the exchange at all (absent: always). A type with two key
+   * forms (Vertex: a service account, or an API key used as it is) says no for the direct one.
+   */
+  needed?(target: UpstreamTarget): boolean;
   /** The exchange request (may sign a JWT assertion, hence possibly asynchronous). */
   request(target: UpstreamTarget, nowSeconds: number): UpstreamRequest | Promise<UpstreamRequest>;
   /** The credential and when it expires (unix seconds) from a successful answer; throws if unreadable. */
@@ -219,28 +265,43 @@ export type SendOptions = {
 /** Counts completion tokens locally (given to stream converters that must synthesise usage). */
 export type CompletionCounter = (output: GeneratedOutput) => number;
 
+/** Channel management's "fetch models": the request listing the upstream's models, page by page. */
+export interface ModelListing {
+  request(target: UpstreamTarget): UpstreamRequest | Promise<UpstreamRequest>;
+  /** The model ids of one answer; throws when the answer is unreadable. */
+  parse(body: string): string[];
+  /** A paged list: the request for the page after this answer, or null after the last. */
+  next?(target: UpstreamTarget, body: string): UpstreamRequest | Promise<UpstreamRequest> | null;
+}
+
+/** A channel's balance, as the provider reports it. */
+export interface BalanceQuery {
+  /** The requests telling the balance (asked one after the other). */
+  requests(target: UpstreamTarget, nowSeconds: number): UpstreamRequest[] | Promise<UpstreamRequest[]>;
+  /** The balance in the provider's currency, from the answers of `requests`. */
+  parse(bodies: string[]): number;
+}
+
 export interface ProviderAdaptor {
-  /** Channel type number (spec §3 channel type catalogue). */
-  readonly kind: number;
+  /** The channel type it serves (ChannelType, services/channels/channel-types.ts; docs/COMPATIBILITY.md, Channel types). */
+  readonly type: ChannelType;
   readonly name: string;
-  /** `owned_by` of the kind's models in /v1/models. */
+  /** `owned_by` of the type's models in /v1/models. */
   readonly owner: string;
   readonly defaultBaseUrl: string;
-  /** Models the kind is known to serve (channel forms, /api/models, owned_by). */
-  readonly defaultModels: readonly string[];
-  /** Inbound formats the kind speaks itself (passed through with only the model mapped). */
+  /** Inbound formats the type speaks itself (passed through with only the model mapped). */
   readonly nativeFormats?: readonly InboundFormat[];
   /** A credential to obtain before calling (see CredentialExchange). */
   readonly credential?: CredentialExchange;
   /**
-   * The output limit the kind sends when the client sets none, for vendors that require one
+   * The output limit the type sends when the client sets none, for vendors that require one
    * (Claude's max_tokens). The relay's hold covers it; absent: the PreConsumedQuota allowance.
    */
   defaultMaxTokens?(upstreamModel: string): number;
 
   /**
    * URL, headers and body of the upstream request for one call. An AppError thrown here (an
-   * endpoint the kind does not serve, a request it cannot convert) fails the attempt with its
+   * endpoint the type does not serve, a request it cannot convert) fails the attempt with its
    * message and status, without reaching the upstream.
    */
   buildRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest | Promise<UpstreamRequest>;
@@ -254,6 +315,17 @@ export interface ProviderAdaptor {
    * a Response whose status, content type and body the rest of the relay reads as usual.
    */
   send?(request: UpstreamRequest, options: SendOptions): Promise<Response>;
+  /**
+   * A request about a response the upstream keeps (OpenAI's Responses API: GET or DELETE
+   * /responses/{id}, GET /responses/{id}/input_items), for types that speak that API; `path`
+   * follows the collection and starts with "/".
+   */
+  buildResponsesStateRequest?(target: UpstreamTarget, method: "GET" | "DELETE", path: string): UpstreamRequest;
+  /**
+   * The hosted tools of the call this channel runs with its vendor's own equivalent (the rest are
+   * left out of the call). Absent: none.
+   */
+  hostedToolsCarried?(call: RelayCall, target: UpstreamTarget): readonly HostedTool["type"][];
   /** A successful non-streamed answer, as the client expects it. */
   convertResponse(call: RelayCall, body: Bytes, contentType: string): ConvertedResponse;
   /** A converter for a successful streamed answer. */
@@ -263,13 +335,8 @@ export interface ProviderAdaptor {
   /** The error a stream reports in place of an answer (checked on its first event), if any. */
   streamError(event: SseEvent, call: RelayCall): UpstreamErrorDetails | undefined;
 
-  /** The request listing the upstream's models (channel "fetch models"), or null. */
-  buildModelsRequest(target: UpstreamTarget): UpstreamRequest | Promise<UpstreamRequest> | null;
-  parseModels(body: string): string[];
-  /** A paged model list: the request for the page after this answer, or null after the last. */
-  nextModelsRequest?(target: UpstreamTarget, body: string): UpstreamRequest | Promise<UpstreamRequest> | null;
-  /** The requests telling the channel's balance (absent when the kind reports none). */
-  buildBalanceRequests?(target: UpstreamTarget, nowSeconds: number): UpstreamRequest[] | Promise<UpstreamRequest[]>;
-  /** The balance in the provider's currency, from the answers of buildBalanceRequests. */
-  parseBalance?(bodies: string[]): number;
+  /** Channel "fetch models" (absent when the vendor lists none: the form says it is not implemented). */
+  readonly modelList?: ModelListing;
+  /** The channel's balance (absent when the vendor reports none). */
+  readonly balance?: BalanceQuery;
 }

@@ -1,84 +1,84 @@
-// Every upstream kind the relay can reach: one line per adaptor, its kind and how to load it.
-// Adding a provider is a new folder plus a line here; the pipeline never branches on a kind.
-// Also the two calls the channel management needs from a kind: listing the upstream's models
-// and reading its balance.
-import { AppError } from "../../errors/app-error.ts";
-import { nowSeconds } from "../../clock.ts";
-import type { ProviderAdaptor, UpstreamRequest, UpstreamTarget } from "./adaptor.ts";
+// Every channel type the relay reaches through a provider adaptor: one line per adaptor, its type
+// and how to load it, and each type's default models from the channel type table. Adding a
+// provider is a new folder, a line here and `relayedBy: "adaptor"` on its table entry; the
+// pipeline never branches on a type. (What channel management asks of a type, its model list
+// and balance, is relay/channels/channel-upstream.ts.)
+import { ChannelType, channelTypeInfo } from "../../services/channels/channel-types.ts";
+import type { ProviderAdaptor } from "./adaptor.ts";
 import { openAIAdaptor } from "./openai/openai.ts";
-import { channelTarget, type ChannelRowLike } from "../channels/channel-target.ts";
-import { channelTypeInfo } from "../../services/channels/channel-types.ts";
-import { scrubMessage } from "../upstream/upstream-failure.ts";
-import { CredentialExchangeError, targetWithCredential } from "../upstream/credential-cache.ts";
-import { sendOnce } from "../upstream/send-once.ts";
 
-// Each kind's module is evaluated on its first use, not at start (docs/ARCHITECTURE.md,
-// "Provider registry"): an executable starts without evaluating 30 adaptors it may never need.
-// OpenAI's, which most channels use, is loaded with the registry. Kinds are in this order when
+// Each type's module is evaluated on its first use, not at start: an executable starts without
+// evaluating 30 adaptors it may never need (docs/ARCHITECTURE.md, "Relay lifecycle", **Providers**).
+// OpenAI's, which most channels use, is loaded with the registry. Types are in this order when
 // all are listed (models-list.ts: the first adaptor that lists a model owns it).
 const loaders = new Map<number, () => Promise<ProviderAdaptor>>([
-  [1, async () => openAIAdaptor],
-  [3, () => import("./azure/azure.ts").then((module) => module.azureAdaptor)],
-  [8, () => import("./custom/custom.ts").then((module) => module.customAdaptor)],
-  [4, () => import("./ollama/ollama.ts").then((module) => module.ollamaAdaptor)],
-  [43, () => import("./deepseek/deepseek.ts").then((module) => module.deepSeekAdaptor)],
-  [25, () => import("./moonshot/moonshot.ts").then((module) => module.moonshotAdaptor)],
-  [42, () => import("./mistral/mistral.ts").then((module) => module.mistralAdaptor)],
-  [40, () => import("./siliconcloud/siliconcloud.ts").then((module) => module.siliconCloudAdaptor)],
-  [31, () => import("./zero-one/zero-one.ts").then((module) => module.zeroOneAdaptor)],
-  [19, () => import("./ai360/ai360.ts").then((module) => module.ai360Adaptor)],
-  [15, () => import("./baidu/baidu.ts").then((module) => module.baiduAdaptor)],
-  [46, () => import("./baidu-v2/baidu-v2.ts").then((module) => module.baiduV2Adaptor)],
-  [17, () => import("./dashscope/dashscope.ts").then((module) => module.dashScopeAdaptor)],
-  [18, () => import("./spark/spark.ts").then((module) => module.sparkAdaptor)],
-  [16, () => import("./zhipu/zhipu.ts").then((module) => module.zhipuAdaptor)],
-  [26, () => import("./zhipu-v4/zhipu-v4.ts").then((module) => module.zhipuV4Adaptor)],
-  [14, () => import("./claude/claude.ts").then((module) => module.claudeAdaptor)],
-  [33, () => import("./bedrock/bedrock.ts").then((module) => module.bedrockAdaptor)],
-  [45, () => import("./volcengine/volcengine.ts").then((module) => module.volcengineAdaptor)],
-  [23, () => import("./hunyuan/hunyuan.ts").then((module) => module.hunyuanAdaptor)],
-  [35, () => import("./minimax/minimax.ts").then((module) => module.minimaxAdaptor)],
-  [37, () => import("./dify/dify.ts").then((module) => module.difyAdaptor)],
-  [38, () => import("./jina/jina.ts").then((module) => module.jinaAdaptor)],
-  [22, () => import("./fastgpt/fastgpt.ts").then((module) => module.fastgptAdaptor)],
-  [44, () => import("./mokaai/mokaai.ts").then((module) => module.mokaAIAdaptor)],
-  [34, () => import("./cohere/cohere.ts").then((module) => module.cohereAdaptor)],
-  [21, () => import("./aiproxy-library/aiproxy-library.ts").then((module) => module.aiProxyLibraryAdaptor)],
-  [39, () => import("./cloudflare/cloudflare.ts").then((module) => module.cloudflareAdaptor)],
-  [24, () => import("./gemini/gemini.ts").then((module) => module.geminiAdaptor)],
-  [11, () => import("./palm/palm.ts").then((module) => module.palmAdaptor)],
-  [41, () => import("./vertex/vertex.ts").then((module) => module.vertexAdaptor)],
+  [ChannelType.OpenAI, async () => openAIAdaptor],
+  [ChannelType.Azure, () => import("./azure/azure.ts").then((module) => module.azureAdaptor)],
+  [ChannelType.Custom, () => import("./custom/custom.ts").then((module) => module.customAdaptor)],
+  [ChannelType.Ollama, () => import("./ollama/ollama.ts").then((module) => module.ollamaAdaptor)],
+  [ChannelType.DeepSeek, () => import("./deepseek/deepseek.ts").then((module) => module.deepSeekAdaptor)],
+  [ChannelType.Moonshot, () => import("./moonshot/moonshot.ts").then((module) => module.moonshotAdaptor)],
+  [ChannelType.Mistral, () => import("./mistral/mistral.ts").then((module) => module.mistralAdaptor)],
+  [ChannelType.SiliconCloud, () => import("./siliconcloud/siliconcloud.ts").then((module) => module.siliconCloudAdaptor)],
+  [ChannelType.ZeroOne, () => import("./zero-one/zero-one.ts").then((module) => module.zeroOneAdaptor)],
+  [ChannelType.AI360, () => import("./ai360/ai360.ts").then((module) => module.ai360Adaptor)],
+  [ChannelType.Baidu, () => import("./baidu/baidu.ts").then((module) => module.baiduAdaptor)],
+  [ChannelType.BaiduV2, () => import("./baidu-v2/baidu-v2.ts").then((module) => module.baiduV2Adaptor)],
+  [ChannelType.DashScope, () => import("./dashscope/dashscope.ts").then((module) => module.dashScopeAdaptor)],
+  [ChannelType.Spark, () => import("./spark/spark.ts").then((module) => module.sparkAdaptor)],
+  [ChannelType.Zhipu, () => import("./zhipu/zhipu.ts").then((module) => module.zhipuAdaptor)],
+  [ChannelType.ZhipuV4, () => import("./zhipu-v4/zhipu-v4.ts").then((module) => module.zhipuV4Adaptor)],
+  [ChannelType.Claude, () => import("./claude/claude.ts").then((module) => module.claudeAdaptor)],
+  [ChannelType.Bedrock, () => import("./bedrock/bedrock.ts").then((module) => module.bedrockAdaptor)],
+  [ChannelType.Volcengine, () => import("./volcengine/volcengine.ts").then((module) => module.volcengineAdaptor)],
+  [ChannelType.Hunyuan, () => import("./hunyuan/hunyuan.ts").then((module) => module.hunyuanAdaptor)],
+  [ChannelType.MiniMax, () => import("./minimax/minimax.ts").then((module) => module.minimaxAdaptor)],
+  [ChannelType.Dify, () => import("./dify/dify.ts").then((module) => module.difyAdaptor)],
+  [ChannelType.Jina, () => import("./jina/jina.ts").then((module) => module.jinaAdaptor)],
+  [ChannelType.FastGPT, () => import("./fastgpt/fastgpt.ts").then((module) => module.fastgptAdaptor)],
+  [ChannelType.MokaAI, () => import("./mokaai/mokaai.ts").then((module) => module.mokaAIAdaptor)],
+  [ChannelType.Cohere, () => import("./cohere/cohere.ts").then((module) => module.cohereAdaptor)],
+  [ChannelType.AIProxyLibrary, () => import("./aiproxy-library/aiproxy-library.ts").then((module) => module.aiProxyLibraryAdaptor)],
+  [ChannelType.Cloudflare, () => import("./cloudflare/cloudflare.ts").then((module) => module.cloudflareAdaptor)],
+  [ChannelType.Gemini, () => import("./gemini/gemini.ts").then((module) => module.geminiAdaptor)],
+  [ChannelType.PaLM, () => import("./palm/palm.ts").then((module) => module.palmAdaptor)],
+  [ChannelType.Vertex, () => import("./vertex/vertex.ts").then((module) => module.vertexAdaptor)],
 ]);
 
-const loaded = new Map<number, ProviderAdaptor>([[openAIAdaptor.kind, openAIAdaptor]]);
+const loaded = new Map<number, ProviderAdaptor>([[openAIAdaptor.type, openAIAdaptor]]);
 
-/** Whether this build can reach a channel type (known without loading its adaptor). */
-export function hasAdaptor(kind: number): boolean {
-  return loaders.has(kind);
+/** Whether this build can reach a channel type through an adaptor (known without loading it). */
+export function hasAdaptor(type: number): boolean {
+  return loaders.has(type);
+}
+
+/** The models a type is known to serve (channel forms, /api/models, owned_by in /v1/models). */
+export function defaultModelsOf(type: number): readonly string[] {
+  return channelTypeInfo(type)?.models ?? [];
 }
 
 /**
  * The adaptor of a channel type, loaded on first use and kept; undefined when this build cannot
- * reach that kind. The relay never waits for it per request: the channel index loads the
- * adaptors of its channels' kinds when it is built and keeps them in the channel snapshots.
+ * reach that type. The relay never waits for it per request: the channel index loads the
+ * adaptors of its channels' types when it is built and keeps them in the channel snapshots.
  */
-export async function loadAdaptor(kind: number): Promise<ProviderAdaptor | undefined> {
-  const known = loaded.get(kind);
+export async function loadAdaptor(type: number): Promise<ProviderAdaptor | undefined> {
+  const known = loaded.get(type);
   if (known) return known;
-  const load = loaders.get(kind);
+  const load = loaders.get(type);
   if (!load) return undefined;
   const adaptor = await load();
-  if (adaptor.kind !== kind) throw new Error(`the registry lists kind ${kind} for the adaptor of kind ${adaptor.kind}`);
-  loaded.set(kind, adaptor);
+  if (adaptor.type !== type) throw new Error(`the registry lists type ${type} for the adaptor of type ${adaptor.type}`);
+  loaded.set(type, adaptor);
   return adaptor;
 }
 
-/** The adaptors of these kinds, loaded (kinds without one are left out). */
-export async function loadAdaptors(kinds: Iterable<number>): Promise<Map<number, ProviderAdaptor>> {
+/** The adaptors of these types, loaded (types without one are left out). */
+export async function loadAdaptors(types: Iterable<number>): Promise<Map<number, ProviderAdaptor>> {
   const adaptors = new Map<number, ProviderAdaptor>();
-  for (const kind of new Set(kinds)) {
-    const adaptor = await loadAdaptor(kind);
-    if (adaptor) adaptors.set(kind, adaptor);
+  for (const type of new Set(types)) {
+    const adaptor = await loadAdaptor(type);
+    if (adaptor) adaptors.set(type, adaptor);
   }
   return adaptors;
 }
@@ -86,70 +86,4 @@ export async function loadAdaptors(kinds: Iterable<number>): Promise<Map<number,
 /** Every adaptor, in the registry's order (loads those not loaded yet). */
 export async function allAdaptors(): Promise<readonly ProviderAdaptor[]> {
   return [...(await loadAdaptors(loaders.keys())).values()];
-}
-
-async function requireAdaptor(kind: number): Promise<ProviderAdaptor> {
-  const adaptor = await loadAdaptor(kind);
-  if (!adaptor) throw new AppError("invalid", "不支持的渠道类型：{{type}}", { type: kind });
-  return adaptor;
-}
-
-const managementTimeoutMs = 20_000;
-
-async function readOk(adaptor: ProviderAdaptor, request: UpstreamRequest, target: UpstreamTarget): Promise<string> {
-  const answer = await sendOnce(request, target, managementTimeoutMs, adaptor);
-  if (answer.status < 200 || answer.status >= 300) {
-    throw new AppError("upstream", "上游返回错误：{{message}}", { message: answer.failure ?? `HTTP ${answer.status}` });
-  }
-  return answer.text;
-}
-
-/** The target with the kind's exchanged credential; a refused exchange is the upstream's error. */
-async function readyTarget(adaptor: ProviderAdaptor, target: UpstreamTarget): Promise<UpstreamTarget> {
-  try {
-    return await targetWithCredential(adaptor, target);
-  } catch (error) {
-    if (!(error instanceof CredentialExchangeError)) throw error;
-    const message = error.status === 0 ? error.body : adaptor.parseError(error.status, error.body).message;
-    throw new AppError("upstream", "上游返回错误：{{message}}", { message: scrubMessage(message, target) });
-  }
-}
-
-/** A paged list is followed this far at most (an upstream that never stops paging is cut off). */
-const maxModelPages = 50;
-
-/** The model ids the upstream lists (channel form "fetch models"), every page of them. */
-export async function fetchUpstreamModels(channel: { type: number; baseUrl?: string; key: string; other?: string }): Promise<string[]> {
-  const adaptor = await requireAdaptor(channel.type);
-  // A key that is one JSON document (Vertex) is the whole key; others may list one per line.
-  const key = channelTypeInfo(channel.type)?.jsonKey ? channel.key.trim() : channel.key.split("\n")[0]!.trim();
-  const bare = channelTarget({ id: 0, type: channel.type, key, base_url: channel.baseUrl ?? "", other: channel.other ?? "" });
-  const target = await readyTarget(adaptor, bare);
-  let request = await adaptor.buildModelsRequest(target);
-  if (!request) throw new AppError("invalid", "尚未实现");
-  const models = new Set<string>();
-  for (let page = 0; request && page < maxModelPages; page++) {
-    const body = await readOk(adaptor, request, target);
-    try {
-      for (const model of adaptor.parseModels(body)) models.add(model);
-      request = adaptor.nextModelsRequest ? await adaptor.nextModelsRequest(target, body) : null;
-    } catch {
-      throw new AppError("upstream", "上游返回错误：{{message}}", { message: "unreadable model list" });
-    }
-  }
-  return [...models];
-}
-
-/** The channel's balance in the provider's currency; AppError "尚未实现" for kinds without one. */
-export async function queryUpstreamBalance(channel: ChannelRowLike): Promise<number> {
-  const adaptor = await requireAdaptor(channel.type);
-  if (!adaptor.buildBalanceRequests || !adaptor.parseBalance) throw new AppError("invalid", "尚未实现");
-  const target = await readyTarget(adaptor, channelTarget(channel));
-  const bodies: string[] = [];
-  for (const request of await adaptor.buildBalanceRequests(target, nowSeconds())) bodies.push(await readOk(adaptor, request, target));
-  try {
-    return adaptor.parseBalance(bodies);
-  } catch (error) {
-    throw new AppError("upstream", "上游返回错误：{{message}}", { message: error instanceof Error ? error.message : "unreadable balance" });
-  }
 }

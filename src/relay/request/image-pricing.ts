@@ -21,7 +21,7 @@ const allowedSizes: Record<string, string[]> = {
 export type ImageCharge = { pricePerImage: ModelPrice; units: number; note: string };
 
 function field(call: ParsedCall, name: string): unknown {
-  return call.json ? call.json[name] : call.form?.get(name) ?? undefined;
+  return call.json ? call.json[name] : (call.form?.get(name) ?? undefined);
 }
 
 export function imageCharge(call: ParsedCall, price: ModelPrice): ImageCharge {

@@ -1,6 +1,6 @@
-// The hold is an upper bound (issue 18, docs/ARCHITECTURE.md "The overdraft that remains"): the
-// prompt's bounds are never below the prompt as counted with its per-message framing, and the
-// completion allowance is max_tokens, else the configured default.
+// The hold is an upper bound (issue 18): the prompt's bounds are never below the prompt as
+// counted with its per-message framing, and the completion allowance is max_tokens, else the
+// configured default (docs/ARCHITECTURE.md, "Money", "No overdraft: what is not collected").
 import { describe, expect, test } from "bun:test";
 import { completionAllowanceOf, estimatePrompt } from "./prompt-estimate.ts";
 import type { ParsedCall } from "./read-call.ts";
@@ -11,13 +11,45 @@ const chatCall = (json: Record<string, unknown>, maxTokens?: number) =>
 const prompts: Record<string, unknown>[] = [
   { model: "gpt-4o", messages: [{ role: "user", content: "hi" }] },
   { model: "gpt-4o", messages: Array.from({ length: 40 }, (_, index) => ({ role: index % 2 ? "assistant" : "user", content: "" })) },
-  { model: "gpt-4o-mini", messages: [{ role: "system", content: "You are terse." }, { role: "user", name: "alice", content: "Explain tokenizers in one line." }] },
-  { model: "gpt-3.5-turbo", messages: [{ role: "user", content: "一二三四五六七八九十，这是一个中文句子。" }, { role: "assistant", content: "好的" }] },
-  { model: "gpt-4o", messages: [{ role: "user", content: [{ type: "text", text: "a b c d e f g" }, { type: "text", text: "🙂🙂🙂" }] }] },
+  {
+    model: "gpt-4o-mini",
+    messages: [
+      { role: "system", content: "You are terse." },
+      { role: "user", name: "alice", content: "Explain tokenizers in one line." },
+    ],
+  },
+  {
+    model: "gpt-3.5-turbo",
+    messages: [
+      { role: "user", content: "一二三四五六七八九十，这是一个中文句子。" },
+      { role: "assistant", content: "好的" },
+    ],
+  },
+  {
+    model: "gpt-4o",
+    messages: [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "a b c d e f g" },
+          { type: "text", text: "🙂🙂🙂" },
+        ],
+      },
+    ],
+  },
   {
     model: "gpt-4o",
     messages: [{ role: "user", content: "weather?" }],
-    tools: [{ type: "function", function: { name: "weather", description: "Weather of a city", parameters: { type: "object", properties: { city: { type: "string" } } } } }],
+    tools: [
+      {
+        type: "function",
+        function: {
+          name: "weather",
+          description: "Weather of a city",
+          parameters: { type: "object", properties: { city: { type: "string" } } },
+        },
+      },
+    ],
   },
 ];
 

@@ -7,13 +7,13 @@
 // runs only when it matters: when the balance is close to the bound (the hold asks for the
 // tighter bound), and when the upstream reports no usage (the settlement counts the prompt).
 // Vendors whose tokenizers are not byte-level get the same bound as a close approximation.
-import { countChatPromptTokens, countInputTokens, countTextTokens } from "../../services/billing/token-counter.ts";
+import { boundTextTokens, countChatPromptTokens, countInputTokens } from "../../services/billing/token-counter.ts";
 import type { ParsedCall } from "./read-call.ts";
 
 export type PromptEstimate = {
   /** Upper bound of the prompt tokens from UTF-8 bytes: free to compute. */
   bound: number;
-  /** The same bound with the texts counted by the tokenizer: tighter, costs a count. */
+  /** The same bound with the texts counted by the tokenizer (one count's steps, bytes beyond them): tighter, costs a count. */
   tightBound(): number;
   /** The prompt counted as the settlement bills it when the upstream reports no usage. */
   count(): number;
@@ -81,7 +81,8 @@ function inputParts(input: unknown): Parts {
       if (typeof item === "number") parts.fixed += 1;
       else if (typeof item === "string") parts.texts.push(item);
       else if (Array.isArray(item)) parts.fixed += item.length;
-      else if (item && typeof item === "object" && typeof (item as { text?: unknown }).text === "string") parts.texts.push((item as { text: string }).text);
+      else if (item && typeof item === "object" && typeof (item as { text?: unknown }).text === "string")
+        parts.texts.push((item as { text: string }).text);
     }
   }
   return parts;
@@ -95,10 +96,7 @@ function estimateOf(parts: Parts, model: string, count: () => number): PromptEst
   return {
     bound: parts.fixed + bytes,
     tightBound() {
-      if (tokens === undefined) {
-        tokens = 0;
-        for (const text of parts.texts) tokens += countTextTokens(text, model);
-      }
+      tokens ??= boundTextTokens(parts.texts, model);
       return parts.fixed + tokens;
     },
     count: () => (counted ??= count()),
@@ -110,7 +108,7 @@ const exact = (tokens: number): PromptEstimate => ({ bound: tokens, tightBound: 
 /** The prompt of a call (for speech: characters, which is what TTS is priced by). */
 export function estimatePrompt(call: ParsedCall): PromptEstimate {
   // A vendor's format is estimated on its chat version (the same messages, tools and schema).
-  const json = call.asChat?.chat ?? call.json;
+  const json: Record<string, unknown> | null = call.asChat?.chat ?? call.json;
   if (!json) return exact(0);
   const model = call.model;
   switch (call.endpoint) {
@@ -134,8 +132,8 @@ export function estimatePrompt(call: ParsedCall): PromptEstimate {
 
 /**
  * Completion tokens the hold covers: max_tokens when given, else PreConsumedQuota tokens, or the
- * limit the first channel's kind sends when the client sets none (Claude requires max_tokens),
- * if that is more. The call carries this allowance and such kinds never send more, so the hold
+ * limit the first channel's type sends when the client sets none (Claude requires max_tokens),
+ * if that is more. The call carries this allowance and such types never send more, so the hold
  * stays an upper bound of the cost.
  */
 export function completionAllowanceOf(call: ParsedCall, preConsumedTokens: number, kindDefault = 0): number {
@@ -164,7 +162,7 @@ function textsOf(value: unknown, into: string[]): void {
 /** The client-written text of a request (messages, prompt, input), for the sensitive-word check. */
 export function promptTexts(call: ParsedCall): string[] {
   const texts: string[] = [];
-  const json = call.asChat?.chat ?? call.json;
+  const json: Record<string, unknown> | null = call.asChat?.chat ?? call.json;
   if (json) {
     textsOf(json.messages, texts);
     textsOf(json.prompt, texts);

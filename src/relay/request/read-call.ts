@@ -7,7 +7,9 @@ import type { EndpointSpec } from "../endpoints.ts";
 import { codecFor } from "../inbound/codecs.ts";
 import type { ChatConversion } from "../inbound/inbound-codec.ts";
 import type { Bytes, RelayCall } from "../providers/adaptor.ts";
-import { jsonDepthWithin, maxJsonDepth } from "./json-depth.ts";
+import type { AnswerKeeper } from "./answer-keeper.ts";
+import { turnIsLong, waitForShortTurn } from "../loop-turns.ts";
+import { isLargeBody, parseJsonObjectBody } from "./json-body.ts";
 
 export type ParsedCall = Omit<RelayCall, "upstreamModel" | "countPromptTokens"> & {
   /** max_tokens / max_completion_tokens (or the format's kin) when the client set one. */
@@ -17,6 +19,15 @@ export type ParsedCall = Omit<RelayCall, "upstreamModel" | "countPromptTokens"> 
    * prompt is counted and checked on, and what channels that do not speak the format receive.
    */
   asChat?: ChatConversion;
+  /**
+   * The client's body as the answer echoes it (settings, previous_response_id) when `json` was
+   * completed from state the gateway keeps (Responses API).
+   */
+  echo?: Record<string, unknown>;
+  /** The one channel that can serve the call: the one keeping the upstream state it continues. */
+  requiredChannelId?: number;
+  /** Keeps the answer (Responses API storage); see answer-keeper.ts. */
+  keeper?: AnswerKeeper;
 };
 
 const invalidRequest = (key: string, params?: Record<string, string | number>) =>
@@ -47,7 +58,10 @@ function checkRequired(spec: EndpointSpec, json: Record<string, unknown>): void 
       if (json.input === undefined || json.input === null) throw missing("input");
       break;
     case "rerank": {
-      const absent = [typeof json.query === "string" && json.query !== "" ? "" : "query", Array.isArray(json.documents) ? "" : "documents"].filter(Boolean);
+      const absent = [
+        typeof json.query === "string" && json.query !== "" ? "" : "query",
+        Array.isArray(json.documents) ? "" : "documents",
+      ].filter(Boolean);
       if (absent.length > 0) throw missing(absent.join(", "));
       if ((json.documents as unknown[]).length === 0) throw invalidRequest("documents 不能为空");
       break;
@@ -62,7 +76,14 @@ function checkRequired(spec: EndpointSpec, json: Record<string, unknown>): void 
 }
 
 /** A call in a vendor's own format: the format's reader, and its chat version made once. */
-function readNativeCall(spec: EndpointSpec, headers: Headers, body: Record<string, unknown>, rawBody: Bytes, contentType: string, pathModel?: string): ParsedCall {
+function readNativeCall(
+  spec: EndpointSpec,
+  headers: Headers,
+  body: Record<string, unknown>,
+  rawBody: Bytes,
+  contentType: string,
+  pathModel?: string,
+): ParsedCall {
   const format = spec.format!;
   const codec = codecFor(format);
   const read = codec.read(body, pathModel);
@@ -83,16 +104,17 @@ function readNativeCall(spec: EndpointSpec, headers: Headers, body: Record<strin
   };
 }
 
-async function readJsonCall(spec: EndpointSpec, headers: Headers, rawBody: Bytes, contentType: string, pathModel?: string): Promise<ParsedCall> {
-  if (!jsonDepthWithin(rawBody)) throw invalidRequest("请求体嵌套超过 {{depth}} 层", { depth: maxJsonDepth });
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(rawBody));
-  } catch {
-    throw invalidRequest("请求体不是合法的 JSON");
-  }
-  if (!json || typeof json !== "object" || Array.isArray(json)) throw invalidRequest("请求体不是合法的 JSON");
-  const body = json as Record<string, unknown>;
+async function readJsonCall(
+  spec: EndpointSpec,
+  headers: Headers,
+  rawBody: Bytes,
+  contentType: string,
+  pathModel?: string,
+): Promise<ParsedCall> {
+  const parsed = parseJsonObjectBody(rawBody);
+  const body = parsed instanceof Promise ? await parsed : parsed;
+  // A large body was parsed in slices; its conversion (a vendor's format) is one more step.
+  if (isLargeBody(rawBody) && turnIsLong(performance.now())) await waitForShortTurn();
   if (spec.format && spec.format !== "openai") return readNativeCall(spec, headers, body, rawBody, contentType, pathModel);
   const model = typeof body.model === "string" && body.model.trim() !== "" ? body.model.trim() : (pathModel ?? spec.defaultModel);
   if (!model) throw invalidRequest("缺少必填字段 {{field}}", { field: "model" });
@@ -125,7 +147,18 @@ async function readMultipartCall(spec: EndpointSpec, rawBody: Bytes, contentType
   if (!(form.get("file") instanceof Blob) && !(form.get("image") instanceof Blob) && !(form.get("image[]") instanceof Blob)) {
     throw invalidRequest("缺少必填字段 {{field}}", { field: spec.kind === "image-edit" ? "image" : "file" });
   }
-  return { endpoint: spec.kind, format: "openai", model, stream: false, clientWantsUsage: false, json: null, form, rawBody, contentType, maxTokens: undefined };
+  return {
+    endpoint: spec.kind,
+    format: "openai",
+    model,
+    stream: false,
+    clientWantsUsage: false,
+    json: null,
+    form,
+    rawBody,
+    contentType,
+    maxTokens: undefined,
+  };
 }
 
 /** Reads and checks the body, refusing it (413) as soon as more than `limitBytes` arrived. */

@@ -2,7 +2,11 @@ import { describe, expect, test } from "bun:test";
 import type { UpstreamFailure } from "../upstream/upstream-failure.ts";
 import { disableReasonFor, isRetryable, parseDisableKeywords } from "./failure-rules.ts";
 
-const failure = (status: number, details: Partial<UpstreamFailure["details"]> = {}, kind: UpstreamFailure["kind"] = "status"): UpstreamFailure => ({
+const failure = (
+  status: number,
+  details: Partial<UpstreamFailure["details"]> = {},
+  kind: UpstreamFailure["kind"] = "status",
+): UpstreamFailure => ({
   kind,
   status,
   upstreamStatus: status,

@@ -16,13 +16,7 @@ export function isRetryable(failure: UpstreamFailure): boolean {
 }
 
 const disablingCodes = new Set(["invalid_api_key", "account_deactivated", "billing_not_active"]);
-const disablingTypes = new Set([
-  "insufficient_quota",
-  "insufficient_user_quota",
-  "authentication_error",
-  "permission_error",
-  "forbidden",
-]);
+const disablingTypes = new Set(["insufficient_quota", "insufficient_user_quota", "authentication_error", "permission_error", "forbidden"]);
 
 /** Keywords as the option stores them: one per line, compared in lower case. */
 export function parseDisableKeywords(text: string): string[] {

@@ -3,7 +3,13 @@ import { selectChannel, type Tier } from "./select-channel.ts";
 
 type C = { id: number; weight: number };
 const tiers: Tier<C>[] = [
-  { priority: 10, channels: [{ id: 1, weight: 0 }, { id: 2, weight: 30 }] },
+  {
+    priority: 10,
+    channels: [
+      { id: 1, weight: 0 },
+      { id: 2, weight: 30 },
+    ],
+  },
   { priority: 5, channels: [{ id: 3, weight: 0 }] },
   { priority: 0, channels: [{ id: 4, weight: 0 }] },
 ];
@@ -24,7 +30,7 @@ describe("selectChannel", () => {
   test("weights decide the share of traffic", () => {
     const counts = new Map<number, number>();
     let seed = 1;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let index = 0; index < 10_000; index++) {
       const id = selectChannel(tiers, 0, new Set(), random)!.id;
       counts.set(id, (counts.get(id) ?? 0) + 1);

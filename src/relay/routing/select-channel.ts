@@ -6,7 +6,7 @@
 export type Weighted = { id: number; weight: number };
 export type Tier<C extends Weighted> = { priority: number; channels: C[] };
 
-export const weightSmoothing = 10;
+const weightSmoothing = 10;
 
 function pickWeighted<C extends Weighted>(pool: C[], random: () => number): C {
   let total = 0;

@@ -6,10 +6,11 @@
 //
 // Unlike other requests, a task's consumption log is written even when LogConsumeEnabled is off:
 // it is the proof of the charge that a refund of the failed task reverses (task-refund.ts).
-import { AppError } from "../../errors/app-error.ts";
+import { periodStartOf } from "../../services/tokens/quota-period.ts";
 import { logger } from "../../logger.ts";
+import { countBillingAnomaly } from "../../metrics/metrics.ts";
 import { consumeLogValues } from "../../services/billing/consume-log.ts";
-import { groupRatioOf, requirePrice } from "../../services/billing/model-prices.ts";
+import { groupRatioOf, priceNotConfigured, requirePrice } from "../../services/billing/model-prices.ts";
 import { holdQuota, releaseHold, settleQuota } from "../../services/billing/quota-holds.ts";
 import { quotaForUsage, type Price } from "../../services/billing/quota-math.ts";
 import { checkQuotaAlert } from "../../services/notify/quota-alerts.ts";
@@ -31,10 +32,9 @@ export type TaskCharge = {
 };
 
 export function priceTask(caller: RelayCaller, model: string, requestId: string, startedAt: number): TaskCharge {
+  // A task is priced per call: a model with only a ratio (or none) has no price for it.
   const modelPrice = requirePrice(model);
-  if (modelPrice.kind !== "fixed") {
-    throw new AppError("invalid", "模型 {{model}} 倍率或价格未配置，请联系管理员设置", { model }, { code: "model_price_error" });
-  }
+  if (modelPrice.kind !== "fixed") throw priceNotConfigured(model);
   const price: Price = { ...modelPrice, groupRatio: groupRatioOf(caller.group) };
   const quota = quotaForUsage(price, { promptTokens: 0, completionTokens: 0 }, optionNumber("QuotaPerUnit"));
   return { requestId, model, price, quota, held: false, startedAt };
@@ -42,7 +42,14 @@ export function priceTask(caller: RelayCaller, model: string, requestId: string,
 
 /** Reserves the price from user and token; refuses when either cannot pay. */
 export async function holdTaskCharge(caller: RelayCaller, charge: TaskCharge): Promise<void> {
-  await holdQuota({ requestId: charge.requestId, userId: caller.userId, tokenId: caller.tokenId, tokenLimited: caller.tokenLimited, amount: charge.quota });
+  await holdQuota({
+    requestId: charge.requestId,
+    userId: caller.userId,
+    tokenId: caller.tokenId,
+    tokenLimited: caller.tokenLimited,
+    tokenPeriodic: !!caller.limits?.quotaPeriod,
+    amount: charge.quota,
+  });
   charge.held = true;
 }
 
@@ -53,10 +60,16 @@ export async function releaseTaskCharge(charge: TaskCharge | undefined): Promise
 }
 
 /**
- * Turns the hold into the charge with its log. False when the settlement failed: the hold then
- * stays for the stale-hold sweeper to return, and the task must not count as paid.
+ * Turns the hold into the charge with its log. Resolves to what was charged: the price, or less
+ * when the balance had less left (it never goes below zero); undefined when the settlement
+ * failed, and the task must not count as paid.
  */
-export async function settleTaskCharge(caller: RelayCaller, charge: TaskCharge, channel: ChannelSnapshot, note: string): Promise<boolean> {
+export async function settleTaskCharge(
+  caller: RelayCaller,
+  charge: TaskCharge,
+  channel: ChannelSnapshot,
+  note: string,
+): Promise<number | undefined> {
   charge.held = false;
   const log = consumeLogValues({
     requestId: charge.requestId,
@@ -79,23 +92,27 @@ export async function settleTaskCharge(caller: RelayCaller, charge: TaskCharge, 
     channelChain: [channel.id],
     note,
   });
+  let charged: number;
   try {
     const balances = await settleQuota({
       requestId: charge.requestId,
       userId: caller.userId,
       tokenId: caller.tokenId,
       tokenLimited: caller.tokenLimited,
+      tokenPeriodStart: caller.limits?.quotaPeriod ? periodStartOf(caller.limits.quotaPeriod) : 0,
       channelId: channel.id,
       quota: charge.quota,
       log,
     });
     if (caller.tokenId && balances.tokenRemain !== undefined) noteTokenRemain(caller.tokenKey, balances.tokenRemain);
+    charged = balances.charged;
+    if (balances.uncollected > 0) countBillingAnomaly(channel.id, balances.uncollected, false);
     const threshold = peekUser(caller.userId)?.quotaWarningThreshold ?? optionNumber("QuotaRemindThreshold");
     if (charge.quota > 0 && balances.userQuota < threshold) void checkQuotaAlert(caller.userId);
   } catch (error) {
     logger.error("task settlement failed", { requestId: charge.requestId, error: error instanceof Error ? error.message : String(error) });
-    return false;
+    return undefined;
   }
   if (modelRateLimitEnabled()) await recordModelRequestSuccess(caller.userId).catch(() => undefined);
-  return true;
+  return charged;
 }

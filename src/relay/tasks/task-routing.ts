@@ -1,18 +1,48 @@
 // The checks every drawing or music submission passes before it costs anything, and the channel
-// it goes to: the token may use the action's model, the user's model rate limit, the prompt's
-// sensitive words; then a channel of the caller's group for that model (or the pinned one), or,
-// for a follow-up action, the channel that ran the original task.
+// it goes to: the user's model rate limit, the token's own limits (requests per minute, in
+// flight, tokens per minute: as on /v1) and the balance before the body is read; then the token may
+// use the action's model, and the prompt's sensitive words; then a channel of the caller's group
+// for that model (or the pinned one), or, for a follow-up action, the channel that ran the
+// original task.
 import { AppError } from "../../errors/app-error.ts";
 import { channelIndex, currentChannelIndex } from "../caches/channel-cache.ts";
 import { ChannelStatus, type ChannelSnapshot } from "../channels/channel-snapshot.ts";
 import { enforceModelRateLimit, modelRateLimitEnabled } from "../guards/model-rate-limit.ts";
+import { admitTokenRequest, reserveTaskMinute } from "../guards/token-rate-limits.ts";
+import { Flight } from "../in-flight.ts";
 import { refuseSensitiveWords } from "../guards/sensitive-words.ts";
+import { refuseEmptyBalance } from "../../services/billing/quota-holds.ts";
 import { authorizeModel, selectFirstChannel } from "../pipeline/relay-pipeline.ts";
 import type { RelayCaller } from "../relay-context.ts";
 
-export async function admitTask(caller: RelayCaller, model: string, prompts: string[]): Promise<void> {
-  authorizeModel(caller, model);
+/**
+ * Before the body is read (it may be up to MAX_REQUEST_BODY_MB): the user's model rate limit, the
+ * token's limits, and a balance left to pay with. The token's slot and minute are given back by
+ * `scope.flight.end()`, which the submission calls however it ends.
+ */
+export async function admitBeforeBody(caller: RelayCaller, scope: SubmissionScope): Promise<void> {
   if (modelRateLimitEnabled()) await enforceModelRateLimit(caller.userId);
+  if (caller.limits) {
+    await admitTokenRequest(caller, scope.flight);
+    await reserveTaskMinute(caller, scope.requestId, scope.flight);
+  }
+  await refuseEmptyBalance(caller.userId);
+}
+
+/**
+ * What ends with a submission (the token's slot, its place in the minute). A Flight of its own,
+ * outside the relay's set: a stopping server does not wait for submissions (tasks are followed by
+ * polling, and a submission's hold ends in its own settle or release).
+ */
+export type SubmissionScope = { requestId: string; flight: Flight };
+
+export function beginSubmission(requestId: string): SubmissionScope {
+  return { requestId, flight: new Flight() };
+}
+
+/** Once the body is read: the token may use the action's model, and the prompts' sensitive words. */
+export function admitTask(caller: RelayCaller, model: string, prompts: string[]): void {
+  authorizeModel(caller, model);
   refuseSensitiveWords(prompts.filter((prompt) => prompt !== ""));
 }
 

@@ -1,4 +1,4 @@
-// Credentials a kind must obtain by an exchange before calling (Vertex's OAuth token, Baidu's
+// Credentials a type must obtain by an exchange before calling (Vertex's OAuth token, Baidu's
 // access token), kept per instance until shortly before they expire. Concurrent calls that find
 // none wait for one exchange instead of each starting their own; an answer of 401 from the
 // provider drops the cached credential so the next call exchanges again.
@@ -13,7 +13,7 @@ export class CredentialExchangeError extends Error {
   constructor(
     /** The provider's status; 0 when no answer came (network failure or timeout). */
     readonly status: number,
-    /** The provider's answer, for the kind's parseError; or our sanitised reason. */
+    /** The provider's answer, for the type's parseError; or our sanitised reason. */
     readonly body: string,
   ) {
     super(`credential exchange failed (${status})`);
@@ -75,8 +75,8 @@ export function forgetCredential(exchange: CredentialExchange, target: UpstreamT
   cached.delete(keyOf(exchange, target));
 }
 
-/** The target as buildRequest needs it: with the credential a kind obtains by exchange. */
+/** The target as buildRequest needs it: with the credential a type obtains by exchange. */
 export async function targetWithCredential(adaptor: Pick<ProviderAdaptor, "credential">, target: UpstreamTarget): Promise<UpstreamTarget> {
-  if (!adaptor.credential) return target;
+  if (!adaptor.credential || adaptor.credential.needed?.(target) === false) return target;
   return { ...target, credential: await credentialFor(adaptor.credential, target) };
 }

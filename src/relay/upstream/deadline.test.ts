@@ -7,7 +7,7 @@ describe("upstream deadline", () => {
     await Bun.sleep(80);
     expect(deadline.expired).toBe(true);
     expect(deadline.signal?.aborted).toBe(true);
-    expect((deadline.signal?.reason as DOMException).name).toBe("TimeoutError");
+    expect((deadline.signal!.reason as DOMException).name).toBe("TimeoutError");
   });
 
   test("activity keeps it from firing; silence after the last activity still ends it", async () => {

@@ -1,5 +1,5 @@
-// One request to an upstream through its kind's transport: fetch (no redirects followed, the
-// channel's proxy), or the kind's own (a WebSocket, submit-then-poll).
+// One request to an upstream through its type's transport: fetch (no redirects followed, the
+// channel's proxy), or the type's own (a WebSocket, submit-then-poll).
 import type { ProviderAdaptor, UpstreamRequest, UpstreamTarget } from "../providers/adaptor.ts";
 
 export function sendUpstream(

@@ -8,9 +8,9 @@ describe("server-sent events as a frame decoder", () => {
     const frames = createSseDecoder();
     expect(frames.push(bytes('data: {"a":'))).toEqual([]);
     expect(frames.pending()).toBe(true);
-    const events = frames.push(bytes('1}\n\ndata: [DONE]\n\n'));
+    const events = frames.push(bytes("1}\n\ndata: [DONE]\n\n"));
     expect(events.map((event) => event.data)).toEqual(['{"a":1}', "[DONE]"]);
-    expect(frames.lastText!()).toBe('1}\n\ndata: [DONE]\n\n');
+    expect(frames.lastText!()).toBe("1}\n\ndata: [DONE]\n\n");
     expect(frames.pending()).toBe(false);
   });
 

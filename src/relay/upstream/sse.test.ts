@@ -5,7 +5,7 @@ describe("SSE parser", () => {
   test("events split across reads come out whole, with raw text and data", () => {
     const parser = createSseParser();
     expect(parser.push('data: {"a":')).toEqual([]);
-    const events = parser.push('1}\n\ndata: [DONE]\n\n');
+    const events = parser.push("1}\n\ndata: [DONE]\n\n");
     expect(events).toEqual([
       { raw: 'data: {"a":1}\n\n', event: "", data: '{"a":1}' },
       { raw: "data: [DONE]\n\n", event: "", data: "[DONE]" },

@@ -15,6 +15,8 @@ export type UpstreamFailure = {
   details: UpstreamErrorDetails;
   /** True when the message is one of ours (an i18n key) rather than the upstream's words. */
   localMessage: boolean;
+  /** The values of a local message's {{placeholders}}. */
+  localParams?: Record<string, string | number>;
   /** The upstream's Retry-After, in seconds, when it sent one. */
   retryAfterSeconds?: number;
 };
@@ -30,7 +32,7 @@ export function retryAfterSeconds(header: string | null, nowMs = Date.now()): nu
 export const networkFailureMessage = "请求上游地址失败";
 export const timeoutFailureMessage = "上游响应超时";
 
-export function isTimeoutError(error: unknown): boolean {
+function isTimeoutError(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 }
 
@@ -45,13 +47,23 @@ export function networkFailure(error: unknown): UpstreamFailure {
     kind: timeout ? "timeout" : "network",
     status: timeout ? 504 : 502,
     upstreamStatus: 0,
-    details: { message: describeNetworkFailure(error), type: "upstream_error", code: timeout ? "upstream_timeout" : "do_request_failed", param: null },
+    details: {
+      message: describeNetworkFailure(error),
+      type: "upstream_error",
+      code: timeout ? "upstream_timeout" : "do_request_failed",
+      param: null,
+    },
     localMessage: true,
   };
 }
 
 const secretPattern = /\b(sk|pk|rk|ak)-[A-Za-z0-9_\-*.]{6,}/g;
 const bearerPattern = /Bearer\s+[A-Za-z0-9_\-.=]+/gi;
+// Google API keys, JSON web tokens, and "api_key: …" / "token=…" pairs an upstream may echo.
+const googleKeyPattern = /\bAIza[0-9A-Za-z_-]{20,}/g;
+const jwtPattern = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
+const namedSecretPattern =
+  /\b(api[_-]?key|x-api-key|x-goog-api-key|access[_-]?token|refresh[_-]?token|client[_-]?secret|secret|password|token)(["']?\s*[:=]\s*["']?)[^\s"',;&)]{4,}/gi;
 const ipv4Pattern = /\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g;
 const urlPattern = /\bhttps?:\/\/[^\s"'<>)]+/gi;
 
@@ -66,7 +78,10 @@ export function scrubMessage(message: string, target: Pick<UpstreamTarget, "key"
     for (const part of target.key.split("|")) if (part.length >= 12) result = result.split(part).join("***");
   }
   result = result.replace(secretPattern, "$1-***").replace(bearerPattern, "Bearer ***");
-  result = result.replace(urlPattern, (url) => (isPublicDocumentationUrl(url) ? url : "[upstream]"));
+  result = result.replace(googleKeyPattern, "AIza***").replace(jwtPattern, "[token]");
+  // A link to a public help page stays, without a query string that could carry a key.
+  result = result.replace(urlPattern, (url) => (isPublicDocumentationUrl(url) ? url.replace(/\?.*$/, "") : "[upstream]"));
+  result = result.replace(namedSecretPattern, "$1$2***");
   result = result.replace(ipv4Pattern, "[address]");
   return result.length > 2000 ? `${result.slice(0, 2000)}…` : result;
 }

@@ -11,12 +11,13 @@ import { optionBool } from "../options/options.ts";
 import { acceptableEmail } from "../users/email-rules.ts";
 import { randomAlphanumeric } from "../users/random-codes.ts";
 import { createAccount } from "../users/registration.ts";
+import { keepsASignInMethod } from "../users/sign-in-methods.ts";
 import { UserStatus } from "../users/roles.ts";
-import { emailTaken, findUserBySocialId, type SocialColumn } from "../users/user-queries.ts";
+import { emailTaken, findUserBySocialId, type SocialColumn, usernameTaken } from "../users/user-queries.ts";
 import type { UserRow } from "../users/user-view.ts";
 import { updateLiveUser } from "../users/user-writes.ts";
 
-export type SocialProvider = "github" | "linuxdo" | "wechat" | "telegram";
+export type SocialProvider = "github" | "linuxdo" | "wechat" | "telegram" | "oidc";
 
 export type SocialIdentity = {
   provider: SocialProvider;
@@ -26,11 +27,13 @@ export type SocialIdentity = {
   legacyId?: string;
   displayName?: string;
   email?: string;
+  /** A user name the provider suggests for a new account (OIDC's configured claim). */
+  preferredUsername?: string;
 };
 
 type ProviderRules = { column: SocialColumn; switch: BoolOptionKey; disabled: string; taken: string; prefix: string; fallbackName: string };
 
-export const socialProviders: Record<SocialProvider, ProviderRules> = {
+const socialProviders: Record<SocialProvider, ProviderRules> = {
   github: {
     column: "github_id",
     switch: "GitHubOAuthEnabled",
@@ -62,6 +65,14 @@ export const socialProviders: Record<SocialProvider, ProviderRules> = {
     taken: "该 Telegram 账户已被绑定",
     prefix: "telegram",
     fallbackName: "Telegram User",
+  },
+  oidc: {
+    column: "oidc_id",
+    switch: "OidcEnabled",
+    disabled: "管理员未开启通过 OIDC 登录以及注册",
+    taken: "该 OIDC 账户已被绑定",
+    prefix: "oidc",
+    fallbackName: "OIDC User",
   },
 };
 
@@ -95,13 +106,22 @@ async function usableEmail(identity: SocialIdentity): Promise<string> {
   }
 }
 
+/** The provider's suggested name when it is a valid user name (12 characters at most, no spaces). */
+function suggestedUsername(name: string | undefined): string | undefined {
+  const trimmed = name?.trim() ?? "";
+  return trimmed !== "" && trimmed.length <= 12 && !/[\s@]/.test(trimmed) ? trimmed : undefined;
+}
+
 async function createSocialUser(identity: SocialIdentity, affCode: string): Promise<UserRow> {
   const rules = socialProviders[identity.provider];
   const [{ highest }] = (await db.select({ highest: max(t.users.id) }).from(t.users)) as [{ highest: number | null }];
   const email = await usableEmail(identity);
+  const preferred = suggestedUsername(identity.preferredUsername);
+  const names = preferred && !(await usernameTaken(preferred)) ? [preferred] : [];
+  // new-api names these accounts github_<next id>; a taken name gets a random suffix instead.
+  names.push(`${rules.prefix}_${Number(highest ?? 0) + 1}`);
   for (let attempt = 0; attempt < 5; attempt++) {
-    // new-api names these accounts github_<next id>; a taken name gets a random suffix instead.
-    const username = attempt === 0 ? `${rules.prefix}_${Number(highest ?? 0) + 1}` : `${rules.prefix}_${randomAlphanumeric(6)}`;
+    const username = names[attempt] ?? `${rules.prefix}_${randomAlphanumeric(6)}`;
     try {
       return await createAccount({
         username,
@@ -134,6 +154,14 @@ export async function signInWithSocial(identity: SocialIdentity, affCode = ""): 
   }
   if (user.status !== UserStatus.enabled) throw forbidden("用户已被封禁");
   return user;
+}
+
+/** Unbinds a social account (OIDC today), unless it is the account's last way to sign in. */
+export async function unbindSocial(user: UserRow, provider: "oidc"): Promise<UserRow> {
+  const rules = socialProviders[provider];
+  if (user[rules.column] === "") throw invalid("未绑定该账户");
+  if (!(await keepsASignInMethod(user, provider))) throw invalid("这是该账户唯一的登录方式，无法解绑");
+  return updateLiveUser(user.id, { [rules.column]: "" });
 }
 
 /** Binds a social account to a signed-in user; one bound anywhere else is refused. */

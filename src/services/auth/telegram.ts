@@ -1,4 +1,4 @@
-// Telegram Login Widget data (spec §7: id, first_name, last_name, username, photo_url, auth_date,
+// Telegram Login Widget data (id, first_name, last_name, username, photo_url, auth_date,
 // hash). Telegram signs the fields with HMAC-SHA256 keyed by SHA-256 of the bot token; we check
 // the signature in constant time, refuse repeated fields, stale or future auth_date, and accept
 // each signed login once.
@@ -9,14 +9,14 @@ import { optionText } from "../options/options.ts";
 import type { SocialIdentity } from "./social-accounts.ts";
 
 /** A login older than a day is refused, and so is one dated more than 5 minutes ahead. */
-export const telegramMaxAgeSeconds = 86_400;
+const telegramMaxAgeSeconds = 86_400;
 const futureSkewSeconds = 300;
 /** Query fields our console adds; they are not part of what Telegram signed. */
 const ourFields = new Set(["lang", "aff"]);
 
 const badRequest = () => invalid("无效的请求");
 
-export function telegramSignature(fields: [string, string][], botToken: string): string {
+function telegramSignature(fields: [string, string][], botToken: string): string {
   const checkString = fields
     .map(([key, value]) => `${key}=${value}`)
     .sort()

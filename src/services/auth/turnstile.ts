@@ -1,4 +1,4 @@
-// The Cloudflare Turnstile human check (spec §5: login, registration, email codes and reset
+// The Cloudflare Turnstile human check (login, registration, email codes and reset
 // mails need it when TurnstileCheckEnabled). The widget gives the browser a token; only the
 // siteverify answer for that token, asked with the secret key, counts.
 import { invalid } from "../../errors/app-error.ts";

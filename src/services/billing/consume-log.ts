@@ -1,10 +1,10 @@
-// The consumption log entry of a relay request (spec §3 Log entry): who, which model and
+// The consumption log entry of a relay request (docs/COMPATIBILITY.md, Log types): who, which model and
 // channel, the tokens and the quota, and in `other` how the price was reached (new-api's
 // fields), so an entry explains its own amount.
 import { nowSeconds } from "../../clock.ts";
 import type { Tables } from "../../store/schema/define-schema.ts";
 import { LogType } from "../logs/log-types.ts";
-import { priceDescription, type Price } from "./quota-math.ts";
+import { atTier, priceDescription, tierOf, type Price } from "./quota-math.ts";
 
 export type ConsumeLogValues = Tables["logs"]["$inferInsert"];
 
@@ -38,19 +38,26 @@ export type ConsumeFacts = {
   inboundFormat?: string;
   /** The call reached its channel converted to the OpenAI chat format. */
   converted?: boolean;
+  /** Tools the converted call went without (hosted tools the channel does not run). */
+  toolsLeftOut?: string[];
   /** Extra words for the content (image size and quality, a note about missing usage). */
   note?: string;
   extra?: Record<string, unknown>;
+  /** The client's address (shown to admins only). */
+  ip?: string;
 };
 
 export function consumeLogValues(facts: ConsumeFacts): ConsumeLogValues {
   const mapped = facts.upstreamModel !== facts.model;
+  // The ratios shown are those the call was billed at: its prompt-size tier's, when one applied.
+  const tier = tierOf(facts.price, facts.promptTokens);
+  const price = atTier(facts.price, tier);
   const other: Record<string, unknown> = {
     frt: facts.firstResponseMs ?? -1,
-    model_ratio: facts.price.kind === "ratio" ? facts.price.modelRatio : 0,
-    completion_ratio: facts.price.kind === "ratio" ? facts.price.completionRatio : 0,
-    group_ratio: facts.price.groupRatio,
-    model_price: facts.price.kind === "fixed" ? facts.price.price : -1,
+    model_ratio: price.kind === "ratio" ? price.modelRatio : 0,
+    completion_ratio: price.kind === "ratio" ? price.completionRatio : 0,
+    group_ratio: price.groupRatio,
+    model_price: price.kind === "fixed" ? price.price : -1,
     admin_info: { use_channel: facts.channelChain.map(String) },
     ...facts.extra,
   };
@@ -58,27 +65,36 @@ export function consumeLogValues(facts: ConsumeFacts): ConsumeLogValues {
     other.is_model_mapped = true;
     other.upstream_model_name = facts.upstreamModel;
   }
+  if (tier) other.price_tier = { above: tier.above };
+  // A model without a price that the UnpricedModelPolicy billed anyway says so.
+  if (price.unpriced) other.unpriced_policy = price.unpriced;
   if (facts.reasoningEffort) other.reasoning_effort = facts.reasoningEffort;
   // Calls in OpenAI's own format say nothing: only the vendors' formats are named.
   if (facts.inboundFormat && facts.inboundFormat !== "openai") {
     other.inbound_format = facts.inboundFormat;
     other.inbound_converted = facts.converted === true;
+    if (facts.toolsLeftOut?.length) other.tools_left_out = facts.toolsLeftOut;
   }
   // new-api's names for the cache part of the price, shown only when the provider cached.
-  if (facts.price.kind === "ratio" && facts.cachedTokens) {
+  if (price.kind === "ratio" && facts.cachedTokens) {
     other.cache_tokens = facts.cachedTokens;
-    other.cache_ratio = facts.price.cacheRatio ?? 1;
+    other.cache_ratio = price.cacheRatio ?? 1;
   }
-  if (facts.price.kind === "ratio" && facts.cacheCreationTokens) {
+  if (price.kind === "ratio" && facts.cacheCreationTokens) {
     other.cache_creation_tokens = facts.cacheCreationTokens;
-    other.cache_creation_ratio = facts.price.cacheCreationRatio ?? 1;
+    other.cache_creation_ratio = price.cacheCreationRatio ?? 1;
   }
+  const notes = [
+    tier ? `价格档：提示超过 ${tier.above} tokens` : undefined, // i18n-exempt: stored log text
+    price.unpriced ? `未定价模型，按${price.unpriced === "free" ? "免费" : "默认倍率"}计费` : undefined, // i18n-exempt: stored log text
+    facts.note,
+  ].filter(Boolean);
   return {
     user_id: facts.userId,
     username: facts.username,
     created_at: nowSeconds(),
     type: LogType.consume,
-    content: facts.note ? `${priceDescription(facts.price)}，${facts.note}` : priceDescription(facts.price), // i18n-exempt: stored log text
+    content: notes.length ? `${priceDescription(price)}，${notes.join("，")}` : priceDescription(price), // i18n-exempt: stored log text
     token_id: facts.tokenId,
     token_name: facts.tokenName,
     model_name: facts.model,
@@ -92,5 +108,6 @@ export function consumeLogValues(facts: ConsumeFacts): ConsumeLogValues {
     group: facts.group,
     other: JSON.stringify(other),
     request_id: facts.requestId,
+    ip: facts.ip ?? "",
   };
 }

@@ -7,16 +7,24 @@
 // A batch takes what arrived while the previous one was being written (when idle: what arrives
 // within one turn of the event loop). If a batch fails for an unexpected reason, its settlements
 // are retried one by one, so one bad settlement cannot fail its neighbours.
-import { observeLedgerCommit } from "../../metrics/metrics.ts";
 import { transact } from "../../store/client.ts";
-import { settleBody, type SettledBalances, type Settlement } from "./ledger-moves.ts";
+import { settleBody } from "./ledger-moves.ts";
+import type { SettledBalances, Settlement } from "./settlement.ts";
 
 type Pending = { input: Settlement; resolve(result: SettledBalances): void; reject(error: unknown): void };
 
 let next: Pending[] = [];
 let writing = false;
 let scheduled = false;
-let idleWaiters: (() => void)[] = [];
+const idleWaiters: (() => void)[] = [];
+
+type CommitListener = (settlements: number, seconds: number) => void;
+let commitListener: CommitListener = () => {};
+
+/** Told of every batch committed: how many settlements, in how long (metrics/service-gauges.ts). */
+export function onLedgerCommit(listener: CommitListener): void {
+  commitListener = listener;
+}
 
 function schedule(): void {
   if (scheduled || writing) return;
@@ -25,12 +33,19 @@ function schedule(): void {
 }
 
 async function writeTogether(batch: Pending[]): Promise<void> {
-  const settled = await transact((tx) => settleBody(tx, batch.map((job) => job.input)));
-  batch.forEach((job, index) => job.resolve(settled[index]!));
+  const settled = await transact((tx) =>
+    settleBody(
+      tx,
+      batch.map((job) => job.input),
+    ),
+  );
+  for (const [index, job] of batch.entries()) job.resolve(settled[index]!);
 }
 
 function writeAlone(batch: Pending[]): Promise<unknown> {
-  return Promise.all(batch.map((job) => transact((tx) => settleBody(tx, [job.input])).then(([result]) => job.resolve(result!), job.reject)));
+  return Promise.all(
+    batch.map((job) => transact((tx) => settleBody(tx, [job.input])).then(([result]) => job.resolve(result!), job.reject)),
+  );
 }
 
 async function flush(): Promise<void> {
@@ -41,7 +56,7 @@ async function flush(): Promise<void> {
   try {
     const started = performance.now();
     await writeTogether(batch);
-    observeLedgerCommit(batch.length, (performance.now() - started) / 1000);
+    commitListener(batch.length, (performance.now() - started) / 1000);
   } catch {
     await writeAlone(batch);
   } finally {

@@ -7,7 +7,7 @@
 // versions so that a snapshot read before them does not count their money twice (see
 // reservation-book.ts); once no read is pending, nobody holds an older snapshot and they are
 // forgotten.
-import type { Balance, Charged, Reservation, ReservationBook, ReserveOutcome, Snapshots } from "./reservation-book.ts";
+import type { Balance, Charged, Reservation, ReservationBook, ReserveOutcome, Snapshots } from "./reservation-types.ts";
 
 type Account = { held: number; charges: { version: number; cost: number }[] };
 

@@ -3,9 +3,10 @@ import { describe, expect, test } from "bun:test";
 import { completionRatioOf, groupRatioOf, priceOfModel, requirePrice } from "./model-prices.ts";
 
 describe("model prices", () => {
-  test("built-in ratios and completion ratios", () => {
-    expect(priceOfModel("gpt-4o-mini")).toEqual({ kind: "ratio", modelRatio: 0.075, completionRatio: 4 });
-    expect(priceOfModel("deepseek-chat")).toEqual({ kind: "ratio", modelRatio: 0.135, completionRatio: 4 });
+  test("built-in ratios, completion and cache ratios", () => {
+    expect(priceOfModel("gpt-4o-mini")).toEqual({ kind: "ratio", modelRatio: 0.075, completionRatio: 4, cacheRatio: 0.5 });
+    expect(priceOfModel("deepseek-chat")).toEqual({ kind: "ratio", modelRatio: 0.07, completionRatio: 2, cacheRatio: 0.02 });
+    expect(priceOfModel("gpt-5-codex")).toEqual({ kind: "ratio", modelRatio: 0.625, completionRatio: 8, cacheRatio: 0.1 });
   });
 
   test("a fixed price wins over ratios; GPTs share the gizmo price", () => {
@@ -27,13 +28,32 @@ describe("model prices", () => {
     const sonnet = { kind: "ratio" as const, modelRatio: 1.5, completionRatio: 5, cacheRatio: 0.1, cacheCreationRatio: 1.25 };
     expect(priceOfModel("claude-3-5-sonnet-20241022")).toEqual(sonnet);
     expect(priceOfModel("claude-3-7-sonnet-20250219-thinking")).toEqual(sonnet);
-    expect(priceOfModel("claude-sonnet-4-20250514")).toEqual(sonnet);
     expect(completionRatioOf("claude-opus-9-future")).toBe(5);
   });
 
-  test("a model with no price is refused, not served free", () => {
+  test("long-context tiers come with the built-in price, thinking names included", () => {
+    const tier = { above: 200_000, modelRatio: 3, completionRatio: 3.75, cacheRatio: 0.1, cacheCreationRatio: 1.25 };
+    expect(priceOfModel("claude-sonnet-4-20250514")).toMatchObject({ modelRatio: 1.5, tiers: [tier] });
+    expect(priceOfModel("claude-sonnet-4-20250514-thinking")).toMatchObject({ tiers: [tier] });
+    expect(priceOfModel("gemini-2.5-pro")).toEqual({
+      kind: "ratio",
+      modelRatio: 0.625,
+      completionRatio: 8,
+      cacheRatio: 0.1,
+      tiers: [{ above: 200_000, modelRatio: 1.25, completionRatio: 6, cacheRatio: 0.1 }],
+    });
+  });
+
+  test("a model with no price is refused with the operator's error, not served free", () => {
     expect(priceOfModel("no-such-model")).toBeUndefined();
-    expect(() => requirePrice("no-such-model")).toThrow("模型 no-such-model 倍率或价格未配置，请联系管理员设置");
+    let caught: unknown;
+    try {
+      requirePrice("no-such-model");
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toMatchObject({ kind: "unavailable", code: "model_price_not_configured" });
+    expect(String((caught as Error).message)).toStartWith("模型 no-such-model 倍率或价格未配置");
   });
 
   test("group ratios default to 1 for unlisted groups", () => {

@@ -1,4 +1,4 @@
-// The billing formulas (spec §9), pure and integer-valued.
+// The billing formulas (docs/COMPATIBILITY.md, Quota units and prices), pure and integer-valued.
 //
 //   ratio models:  quota = round((prompt + round(completion x completionRatio)) x modelRatio x groupRatio),
 //                  at least 1 when the request used tokens and the price is not zero; prompt
@@ -11,9 +11,15 @@
 // completion ratio, rounded up, so a request that stays within max_tokens never costs more than
 // it reserved. Cache writes can cost more than plain prompt tokens (Claude: 1.25), so the hold
 // counts the prompt at the higher of the two.
-import type { ModelPrice } from "./model-prices.ts";
+//
+// Price tiers by prompt size (long context): a ratio price may carry tiers, each applying its own
+// ratios to the whole request once the prompt passes its threshold (`above` tokens, cached ones
+// included, as the vendors count). Settlement uses the tier of the prompt reported; the hold takes
+// the dearest of the tiers a prompt within its estimate could fall in (normally the estimate's own).
+import type { ModelPrice, RatioTier } from "./model-prices.ts";
 
 export type Price = ModelPrice & { groupRatio: number };
+type RatioPrice = Extract<Price, { kind: "ratio" }>;
 
 export type TokenCounts = {
   promptTokens: number;
@@ -35,8 +41,32 @@ function weightedPrompt(price: Extract<Price, { kind: "ratio" }>, usage: TokenCo
   return prompt - read - written + read * (price.cacheRatio ?? 1) + written * (price.cacheCreationRatio ?? 1);
 }
 
+/** The tier a prompt of this many tokens is billed at: the highest threshold it passes (none: the base price). */
+export function tierOf(price: Price, promptTokens: number): RatioTier | undefined {
+  if (price.kind !== "ratio" || !price.tiers) return undefined;
+  let chosen: RatioTier | undefined;
+  for (const tier of price.tiers) if (promptTokens > tier.above && (!chosen || tier.above > chosen.above)) chosen = tier;
+  return chosen;
+}
+
+/** The price with a tier's ratios in place of the base ones (a tier leaves out what it keeps). */
+export function atTier<P extends Price>(price: P, tier: RatioTier | undefined): P {
+  if (!tier || price.kind !== "ratio") return price;
+  const base = price as RatioPrice;
+  const tiered: RatioPrice = {
+    ...base,
+    modelRatio: tier.modelRatio,
+    completionRatio: tier.completionRatio ?? base.completionRatio,
+    tiers: undefined,
+  };
+  if (tier.cacheRatio !== undefined) tiered.cacheRatio = tier.cacheRatio;
+  if (tier.cacheCreationRatio !== undefined) tiered.cacheCreationRatio = tier.cacheCreationRatio;
+  return tiered as P;
+}
+
 export function quotaForUsage(price: Price, usage: TokenCounts, quotaPerUnit: number, units = 1): number {
   if (price.kind === "fixed") return safeInteger(price.price * units * quotaPerUnit * price.groupRatio);
+  if (price.tiers) price = atTier(price, tierOf(price, safeInteger(usage.promptTokens)));
   const prompt = safeInteger(usage.promptTokens);
   const completion = safeInteger(usage.completionTokens);
   if (prompt + completion === 0) return 0;
@@ -45,14 +75,18 @@ export function quotaForUsage(price: Price, usage: TokenCounts, quotaPerUnit: nu
   return quota === 0 && price.modelRatio * price.groupRatio > 0 ? 1 : quota;
 }
 
-export function holdForRequest(
-  price: Price,
-  promptTokens: number,
-  completionAllowance: number,
-  quotaPerUnit: number,
-  units = 1,
-): number {
+export function holdForRequest(price: Price, promptTokens: number, completionAllowance: number, quotaPerUnit: number, units = 1): number {
   if (price.kind === "fixed") return quotaForUsage(price, { promptTokens, completionTokens: 0 }, quotaPerUnit, units);
+  if (!price.tiers) return ratioHold(price, promptTokens, completionAllowance);
+  // The prompt is at most the estimate, so it is billed at the base price or a tier below it.
+  let hold = ratioHold(atTier(price, undefined), promptTokens, completionAllowance);
+  for (const tier of price.tiers) {
+    if (promptTokens > tier.above) hold = Math.max(hold, ratioHold(atTier(price, tier), promptTokens, completionAllowance));
+  }
+  return hold;
+}
+
+function ratioHold(price: RatioPrice, promptTokens: number, completionAllowance: number): number {
   const promptWeight = Math.max(1, price.cacheCreationRatio ?? 1);
   const tokens = Math.ceil(safeInteger(promptTokens) * promptWeight) + Math.ceil(safeInteger(completionAllowance) * price.completionRatio);
   const hold = Math.ceil(tokens * price.modelRatio * price.groupRatio);

@@ -22,7 +22,7 @@
 import { RedisUnavailable } from "../../cache/redis-link.ts";
 import type { RedisScripts } from "../../cache/shared-state.ts";
 import { logger } from "../../logger.ts";
-import type { Charged, Reservation, ReservationBook, ReserveOutcome, Snapshots } from "./reservation-book.ts";
+import type { Charged, Reservation, ReservationBook, ReserveOutcome, Snapshots } from "./reservation-types.ts";
 import { debitInStore, refundInStore } from "./store-debit.ts";
 
 const aliveMs = 15_000;
@@ -153,7 +153,10 @@ export async function createRedisReservations(redis: RedisScripts, instanceName:
   };
 
   const note = (reservation: Reservation, amount: number) => {
-    for (const [held, id] of [[heldByUser, reservation.userId], [heldByToken, reservation.tokenId]] as const) {
+    for (const [held, id] of [
+      [heldByUser, reservation.userId],
+      [heldByToken, reservation.tokenId],
+    ] as const) {
       if (!id) continue;
       const sum = (held.get(id) ?? 0) + amount;
       if (sum > 0) held.set(id, sum);
@@ -171,13 +174,19 @@ export async function createRedisReservations(redis: RedisScripts, instanceName:
       sums.set(user!, (sums.get(user!) ?? 0) + entry.reservation.amount);
       if (token) sums.set(token, (sums.get(token) ?? 0) + entry.reservation.amount);
     }
-    await redis.run(adoptScript, [...sums.keys()], [alivePrefix + instance, alivePrefix + old, instance, String(aliveMs), ...[...sums.values()].map(String)]);
+    await redis.run(
+      adoptScript,
+      [...sums.keys()],
+      [alivePrefix + instance, alivePrefix + old, instance, String(aliveMs), ...[...sums.values()].map(String)],
+    );
   };
 
   redis.onHealthChange((healthy) => {
     if (!healthy || adopting) return;
     adopting = adopt()
-      .catch((error) => logger.warn("reservations: could not take over after Redis came back", { error: String((error as Error)?.message ?? error) }))
+      .catch((error) =>
+        logger.warn("reservations: could not take over after Redis came back", { error: String((error as Error)?.message ?? error) }),
+      )
       .finally(() => (adopting = undefined));
   });
 
@@ -196,15 +205,28 @@ export async function createRedisReservations(redis: RedisScripts, instanceName:
     if (adopting) await adopting;
     const entry = live.get(reservation.requestId);
     live.delete(reservation.requestId);
-    const args = [entry?.epoch ?? instance, String(reservation.amount), String(charged?.cost ?? 0), String(Date.now()), String(rememberMs), reservation.requestId];
+    const args = [
+      entry?.epoch ?? instance,
+      String(reservation.amount),
+      String(charged?.cost ?? 0),
+      String(Date.now()),
+      String(rememberMs),
+      reservation.requestId,
+    ];
     if (charged) args.push(String(charged.userVersion), String(charged.tokenVersion ?? ""));
     await redis.run(endScript, keysOf(reservation), args).catch((error) => {
       if (!(error instanceof RedisUnavailable)) throw error;
     });
   };
 
-  const inStore = async (reservation: Reservation, margin: number): Promise<ReserveOutcome> => {
+  const inStore = async (reservation: Reservation, margin: number, read: () => Snapshots | Promise<Snapshots>): Promise<ReserveOutcome> => {
     const alsoHeld = { user: heldByUser.get(reservation.userId) ?? 0, token: heldByToken.get(reservation.tokenId) ?? 0 };
+    // A token's period budget has no balance in the store to debit: it is checked against a
+    // fresh snapshot less what this instance holds (other instances' holds are not seen then).
+    if (reservation.tokenId) {
+      const { token } = await read();
+      if (token?.periodEnd !== undefined && token.balance < reservation.amount * margin + alsoHeld.token) return "token-short";
+    }
     const outcome = await debitInStore(reservation, reservation.amount * margin, alsoHeld);
     if (outcome === "reserved") {
       reservation.debited = true;
@@ -218,9 +240,16 @@ export async function createRedisReservations(redis: RedisScripts, instanceName:
       const readAt = Date.now();
       const snapshots: Snapshots = await read();
       if (Date.now() - readAt > maxSnapshotAgeMs) continue;
-      if (!redis.healthy() || adopting) return inStore(reservation, margin);
+      if (!redis.healthy() || adopting) return inStore(reservation, margin, read);
       const epoch = instance;
-      const args = [epoch, String(reservation.amount), String(margin), alivePrefix, String(snapshots.user.balance), String(snapshots.user.version)];
+      const args = [
+        epoch,
+        String(reservation.amount),
+        String(margin),
+        alivePrefix,
+        String(snapshots.user.balance),
+        String(snapshots.user.version),
+      ];
       if (reservation.tokenId) args.push(String(snapshots.token?.balance ?? -1), String(snapshots.token?.version ?? 0));
       const outcome = String(await redis.run(reserveScript, keysOf(reservation), args));
       if (outcome === "stale") continue;
@@ -237,12 +266,12 @@ export async function createRedisReservations(redis: RedisScripts, instanceName:
   return {
     kind: "redis",
     async reserve(reservation, margin, read) {
-      if (!redis.healthy() || adopting) return inStore(reservation, margin);
+      if (!redis.healthy() || adopting) return inStore(reservation, margin, read);
       try {
         return await inRedis(reservation, margin, read);
       } catch (error) {
         // No answer: the script may have run, counted under a name Redis's return retires.
-        if (error instanceof RedisUnavailable) return inStore(reservation, margin);
+        if (error instanceof RedisUnavailable) return inStore(reservation, margin, read);
         throw error;
       }
     },

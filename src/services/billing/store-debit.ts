@@ -5,7 +5,7 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import { t, transact } from "../../store/client.ts";
 import { run } from "../../store/transact.ts";
-import type { Reservation, ReserveOutcome } from "./reservation-book.ts";
+import type { Reservation, ReserveOutcome } from "./reservation-types.ts";
 
 class TokenShort extends Error {}
 
@@ -14,7 +14,11 @@ class TokenShort extends Error {}
  * still holds in Redis for the account (`alsoHeld`): the user's balance and a limited token's,
  * both or neither.
  */
-export async function debitInStore(reservation: Reservation, needed: number, alsoHeld: { user: number; token: number }): Promise<ReserveOutcome> {
+export async function debitInStore(
+  reservation: Reservation,
+  needed: number,
+  alsoHeld: { user: number; token: number },
+): Promise<ReserveOutcome> {
   try {
     return await transact(function* (tx) {
       const users = yield* run(
@@ -25,12 +29,16 @@ export async function debitInStore(reservation: Reservation, needed: number, als
           .returning({ id: t.users.id }),
       );
       if (users.length === 0) return "user-short" as const;
-      if (reservation.tokenId) {
+      // A token reserved for its period budget alone has no balance of its own to debit: while
+      // Redis is away its period is checked against the snapshot only (redis-reservations.ts).
+      if (reservation.tokenId && reservation.tokenLimited !== false) {
         const tokens = yield* run(
           tx
             .update(t.tokens)
             .set({ remain_quota: sql`${t.tokens.remain_quota} - ${reservation.amount}` })
-            .where(and(eq(t.tokens.id, reservation.tokenId), gte(t.tokens.remain_quota, needed + alsoHeld.token), gte(t.tokens.remain_quota, 0)))
+            .where(
+              and(eq(t.tokens.id, reservation.tokenId), gte(t.tokens.remain_quota, needed + alsoHeld.token), gte(t.tokens.remain_quota, 0)),
+            )
             .returning({ id: t.tokens.id }),
         );
         // Rolls the user's debit back with it.
@@ -47,9 +55,19 @@ export async function debitInStore(reservation: Reservation, needed: number, als
 /** Gives a debited reservation back: the request ended without a charge. */
 export async function refundInStore(reservation: Reservation): Promise<void> {
   await transact(function* (tx) {
-    yield* run(tx.update(t.users).set({ quota: sql`${t.users.quota} + ${reservation.amount}` }).where(eq(t.users.id, reservation.userId)));
-    if (reservation.tokenId) {
-      yield* run(tx.update(t.tokens).set({ remain_quota: sql`${t.tokens.remain_quota} + ${reservation.amount}` }).where(eq(t.tokens.id, reservation.tokenId)));
+    yield* run(
+      tx
+        .update(t.users)
+        .set({ quota: sql`${t.users.quota} + ${reservation.amount}` })
+        .where(eq(t.users.id, reservation.userId)),
+    );
+    if (reservation.tokenId && reservation.tokenLimited !== false) {
+      yield* run(
+        tx
+          .update(t.tokens)
+          .set({ remain_quota: sql`${t.tokens.remain_quota} + ${reservation.amount}` })
+          .where(eq(t.tokens.id, reservation.tokenId)),
+      );
     }
   });
 }

@@ -19,7 +19,11 @@ const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /** ASCII letters and digits, kana and CJK ideographs: what a clause before punctuation ends with. */
 const endsWord = (code: number) =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || (code >= 0x3040 && code <= 0x30ff) || (code >= 0x4e00 && code <= 0x9fff);
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 97 && code <= 122) ||
+  (code >= 0x3040 && code <= 0x30ff) ||
+  (code >= 0x4e00 && code <= 0x9fff);
 
 /** . , ; : ! ? and their full-width forms, and 、 。: the pattern starts a new piece at them. */
 const sentencePunctuation = new Set([0x2e, 0x2c, 0x3b, 0x3a, 0x21, 0x3f, 0x3001, 0x3002, 0xff0c, 0xff1b, 0xff1a, 0xff01, 0xff1f]);

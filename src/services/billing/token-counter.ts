@@ -3,7 +3,7 @@
 // other vendor; cl100k_base the GPT-3.5/GPT-4 generation. Each encoding loads on its first count,
 // into compact typed arrays (tokenizer-ranks.ts, byte-pair-count.ts): a few megabytes that the
 // garbage collector does not walk, rather than gpt-tokenizer's tens of megabytes of strings.
-import { loadTokenCounter, type TokenCounter } from "./byte-pair-count.ts";
+import { loadTokenCounter, pieceSteps, type TokenCounter, type WorkBudget } from "./byte-pair-count.ts";
 import { forEachBoundedSlice, maxRun, roughTokens } from "./text-pieces.ts";
 
 let o200k: TokenCounter | undefined;
@@ -16,50 +16,50 @@ function encodingFor(model: string): TokenCounter {
 }
 
 /**
- * Counts of recent texts. Chat clients send the whole conversation (and the same system prompt)
- * with every turn, so most message texts were counted moments ago; long texts are not kept.
+ * Counting runs on the event loop, so one count (a request's prompt, an answer's output) may take
+ * at most this many steps of the byte-pair counter (byte-pair-count.ts: a piece found, a byte
+ * hashed, a pair compared or moved while merging); whatever is left then is estimated
+ * (`estimate`). The bound is in work, not time, so the same text gets the same count on any
+ * machine at any load. It was set against the costliest texts per step (bench/token-count-bound.ts;
+ * docs/RELIABILITY.md has the figure): about 40 ms of CPU on the machine that measured it, under
+ * the 50 ms the time bound it replaced allowed, while prompts of 200 000 tokens of prose are still
+ * counted exactly, and no input (ten megabytes of one character, base64 pasted as text, a hundred
+ * thousand messages) holds every other request up for longer.
  */
-const recentCounts = new Map<TokenCounter, Map<string, number>>();
-const maxRecent = 5000;
-const maxRecentLength = 8192;
+export const countSteps = 25_000_000;
 
-/**
- * Counting runs on the event loop, so one count (a request's prompt, an answer's output) may
- * spend at most this long counting exactly; whatever is left then is estimated (`estimate`).
- * With runs cut (text-pieces.ts) the worst text costs about 2 µs a character, prose 0.03 µs, so
- * prompts of a few megabytes of real text are still counted exactly, and no input (ten
- * megabytes of one character, base64 pasted as text, a hundred thousand messages) holds every
- * other request up for longer than this.
- */
-const exactMilliseconds = 50;
+/** The steps left to one count, and what its exactly counted part showed about the text. */
+type Budget = WorkBudget & { tokens: number; rough: number };
 
-/** The deadline of one count, and what its exactly counted part showed about the text. */
-type Budget = { deadline: number; tokens: number; rough: number };
+const newBudget = (steps: number): Budget => ({ steps, tokens: 0, rough: 0 });
 
-const newBudget = (): Budget => ({ deadline: performance.now() + exactMilliseconds, tokens: 0, rough: 0 });
-
-function countSlice(encoding: TokenCounter, text: string): number {
+function countSlice(encoding: TokenCounter, text: string, budget: Budget): { tokens: number; reached: number } {
   try {
-    return encoding.countTokens(text);
+    return encoding.countPrefix(text, budget);
   } catch {
     // Text the encoder refuses (a special token's spelling, lone surrogates): the rough count.
-    return roughTokens(text);
+    budget.steps -= pieceSteps + text.length;
+    return { tokens: roughTokens(text), reached: text.length };
   }
 }
 
-/** The tokens of text[0, n) for the n it reached before the deadline (all of it, normally). */
-function countUntilDeadline(encoding: TokenCounter, text: string, budget: Budget): { tokens: number; reached: number } {
-  if (text.length <= maxRun) return { tokens: countSlice(encoding, text), reached: text.length };
+/** The tokens of text[0, n) for the n the budget reached (all of it, normally). */
+function countUntilSpent(encoding: TokenCounter, text: string, budget: Budget): { tokens: number; reached: number } {
+  if (text.length <= maxRun) return countSlice(encoding, text, budget);
   let tokens = 0;
-  const reached = forEachBoundedSlice(text, 0, text.length, (from, to) => {
-    tokens += countSlice(encoding, from === 0 && to === text.length ? text : text.slice(from, to));
-    return performance.now() < budget.deadline;
+  let reached = 0;
+  forEachBoundedSlice(text, 0, text.length, (from, to) => {
+    const slice = from === 0 && to === text.length ? text : text.slice(from, to);
+    const part = countSlice(encoding, slice, budget);
+    tokens += part.tokens;
+    reached = from + part.reached;
+    return part.reached === slice.length && budget.steps > 0;
   });
   return { tokens, reached };
 }
 
 /**
- * Text past the deadline: the rough count, scaled up by what the counted part showed when that
+ * Text past the budget: the rough count, scaled up by what the counted part showed when that
  * text was denser than the rough count assumes (base64), never scaled down, so the estimate
  * stays at or above the real count for anything but crafted mixtures.
  */
@@ -68,33 +68,89 @@ function estimate(text: string, budget: Budget): number {
   return Math.ceil(roughTokens(text) * scale);
 }
 
-function countWithin(encoding: TokenCounter, text: string, budget: Budget): number {
-  if (text === "") return 0;
-  if (performance.now() >= budget.deadline) return estimate(text, budget);
+/**
+ * Counts of recent texts, with the steps counting them took. Chat clients send the whole
+ * conversation (and the same system prompt) with every turn, so most message texts were counted
+ * moments ago; long texts are not kept. A remembered count spends the steps it took, so whether a
+ * text was remembered never changes how far a count gets.
+ *
+ * Two generations of at most `maxRecent` texts each: when the newer fills up it becomes the older
+ * and the older is dropped whole. (Dropping the oldest entry one at a time, `keys().next()` after
+ * a `delete`, walks the holes earlier deletes left: 4 µs a text at 100 000 texts.)
+ */
+type Recent = { tokens: number; rough: number; steps: number };
+type Generations = { newer: Map<string, Recent>; older: Map<string, Recent> };
+const recentCounts = new Map<TokenCounter, Generations>();
+const maxRecent = 2500;
+const maxRecentLength = 8192;
+
+function remembered(encoding: TokenCounter, text: string): Recent | undefined {
+  const recent = recentCounts.get(encoding);
+  return recent?.newer.get(text) ?? recent?.older.get(text);
+}
+
+function remember(encoding: TokenCounter, text: string, count: Recent): void {
   let recent = recentCounts.get(encoding);
-  if (!recent) recentCounts.set(encoding, (recent = new Map()));
-  const known = text.length <= maxRecentLength ? recent.get(text) : undefined;
-  if (known !== undefined) return known;
-  const { tokens, reached } = countUntilDeadline(encoding, text, budget);
-  const counted = reached === text.length ? text : text.slice(0, reached);
-  budget.tokens += tokens;
-  budget.rough += roughTokens(counted);
-  if (reached < text.length) return tokens + estimate(text.slice(reached), budget);
-  if (text.length <= maxRecentLength) {
-    if (recent.size >= maxRecent) recent.delete(recent.keys().next().value!);
-    recent.set(text, tokens);
+  if (!recent) recentCounts.set(encoding, (recent = { newer: new Map(), older: new Map() }));
+  if (recent.newer.size >= maxRecent) {
+    recent.older = recent.newer;
+    recent.newer = new Map();
   }
+  recent.newer.set(text, count);
+}
+
+/** What text past the budget is taken for: the estimate (a count), or its UTF-8 bytes (a bound). */
+type Beyond = (text: string, budget: Budget) => number;
+const utf8Bytes: Beyond = (text) => Buffer.byteLength(text, "utf8");
+
+function countWithin(encoding: TokenCounter, text: string, budget: Budget, beyond: Beyond = estimate): number {
+  if (text === "") return 0;
+  if (budget.steps <= 0) return beyond(text, budget);
+  budget.steps -= pieceSteps;
+  const known = text.length <= maxRecentLength ? remembered(encoding, text) : undefined;
+  if (known !== undefined && budget.steps > known.steps) {
+    budget.steps -= known.steps;
+    budget.tokens += known.tokens;
+    budget.rough += known.rough;
+    return known.tokens;
+  }
+  const stepsBefore = budget.steps;
+  const { tokens, reached } = countUntilSpent(encoding, text, budget);
+  const counted = reached === text.length ? text : text.slice(0, reached);
+  const rough = roughTokens(counted);
+  budget.tokens += tokens;
+  budget.rough += rough;
+  if (reached < text.length) return tokens + beyond(text.slice(reached), budget);
+  if (text.length <= maxRecentLength && known === undefined) remember(encoding, text, { tokens, rough, steps: stepsBefore - budget.steps });
   return tokens;
 }
 
-export function countTextTokens(text: string, model: string): number {
+// Each count below takes `steps`, the work it may do exactly (countSteps unless a test says).
+
+export function countTextTokens(text: string, model: string, steps = countSteps): number {
   if (text === "") return 0;
-  return countWithin(encodingFor(model), text, newBudget());
+  return countWithin(encodingFor(model), text, newBudget(steps));
+}
+
+/**
+ * An upper bound of the tokens of these texts together, tighter than their bytes: counted while
+ * the steps last, the rest taken at its UTF-8 bytes (a byte-level BPE token is at least a byte).
+ */
+export function boundTextTokens(texts: string[], model: string, steps = countSteps): number {
+  const encoding = encodingFor(model);
+  const budget = newBudget(steps);
+  let tokens = 0;
+  for (const text of texts) tokens += countWithin(encoding, text, budget, utf8Bytes);
+  return tokens;
 }
 
 /** Completion tokens of generated output; each tool call costs 7 more (new-api's count). */
-export function countCompletionTokens(output: { text: string; toolCalls: number }, model: string): number {
-  return countTextTokens(output.text, model) + output.toolCalls * 7;
+export function countCompletionTokens(
+  output: { text: string; toolCalls: number; countedTokens?: number },
+  model: string,
+  steps = countSteps,
+): number {
+  return (output.countedTokens ?? 0) + countTextTokens(output.text, model, steps) + output.toolCalls * 7;
 }
 
 type ChatPart = { type?: unknown; text?: unknown; image_url?: { detail?: unknown } | string };
@@ -125,9 +181,9 @@ function contentTokens(content: unknown, model: string, encoding: TokenCounter, 
 }
 
 /** The prompt of a chat request: 3 per message + role + content (+1 + name), 3 to prime the reply, tools. */
-export function countChatPromptTokens(messages: unknown, model: string, tools?: unknown): number {
+export function countChatPromptTokens(messages: unknown, model: string, tools?: unknown, steps = countSteps): number {
   const encoding = encodingFor(model);
-  const budget = newBudget();
+  const budget = newBudget(steps);
   let tokens = 3;
   if (Array.isArray(messages)) {
     for (const message of messages as ChatMessage[]) {
@@ -143,11 +199,11 @@ export function countChatPromptTokens(messages: unknown, model: string, tools?: 
 }
 
 /** Tokens of an input that may be a string, a list of strings, or token ids. */
-export function countInputTokens(input: unknown, model: string): number {
-  if (typeof input === "string") return countTextTokens(input, model);
+export function countInputTokens(input: unknown, model: string, steps = countSteps): number {
+  if (typeof input === "string") return countTextTokens(input, model, steps);
   if (!Array.isArray(input)) return 0;
   const encoding = encodingFor(model);
-  const budget = newBudget();
+  const budget = newBudget(steps);
   let tokens = 0;
   for (const item of input) {
     if (typeof item === "number") tokens += 1;

@@ -31,7 +31,7 @@ export function readRankTable(name: RankedEncoding): RankTable {
 }
 
 /** FNV-1a over bytes[from, to): cheap, and spreads the short byte strings of a vocabulary well. */
-export function hashBytes(bytes: Uint8Array, from: number, to: number): number {
+function hashBytes(bytes: Uint8Array, from: number, to: number): number {
   let hash = 0x811c9dc5;
   for (let at = from; at < to; at++) hash = Math.imul(hash ^ bytes[at]!, 0x01000193);
   return hash >>> 0;
@@ -50,7 +50,10 @@ function decodeBase64Into(text: Uint8Array, from: number, to: number, out: Uint8
   let index = from;
   for (; index + 4 <= to; index += 4) {
     const bits =
-      (base64Values[text[index]!]! << 18) | (base64Values[text[index + 1]!]! << 12) | (base64Values[text[index + 2]!]! << 6) | base64Values[text[index + 3]!]!;
+      (base64Values[text[index]!]! << 18) |
+      (base64Values[text[index + 1]!]! << 12) |
+      (base64Values[text[index + 2]!]! << 6) |
+      base64Values[text[index + 3]!]!;
     out[at] = bits >> 16;
     out[at + 1] = (bits >> 8) & 0xff;
     out[at + 2] = bits & 0xff;
@@ -58,7 +61,10 @@ function decodeBase64Into(text: Uint8Array, from: number, to: number, out: Uint8
   }
   const left = to - index;
   if (left >= 2) {
-    const bits = (base64Values[text[index]!]! << 18) | (base64Values[text[index + 1]!]! << 12) | (left === 3 ? base64Values[text[index + 2]!]! << 6 : 0);
+    const bits =
+      (base64Values[text[index]!]! << 18) |
+      (base64Values[text[index + 1]!]! << 12) |
+      (left === 3 ? base64Values[text[index + 2]!]! << 6 : 0);
     out[at++] = bits >> 16;
     if (left === 3) out[at++] = (bits >> 8) & 0xff;
   }

@@ -11,7 +11,9 @@ export type ChannelRow = Tables["channels"]["$inferSelect"];
 type AbilityRow = Tables["abilities"]["$inferInsert"];
 
 /** The ability rows a channel implies: models x groups, enabled only while status is 1. */
-export function abilityRowsOf(channel: Pick<ChannelRow, "id" | "models" | "group" | "status" | "priority" | "weight" | "tag">): AbilityRow[] {
+export function abilityRowsOf(
+  channel: Pick<ChannelRow, "id" | "models" | "group" | "status" | "priority" | "weight" | "tag">,
+): AbilityRow[] {
   const rows: AbilityRow[] = [];
   for (const group of splitList(channel.group)) {
     for (const model of splitList(channel.models)) {

@@ -1,10 +1,11 @@
-// What a channel form or API client may send, and the rules of spec §5 (Channel form) applied
+// What a channel form or API client may send, and the channel form's rules applied
 // on the server, with the specification's messages. Create needs every required field; update
 // changes only the fields present (new-api's console sends {id, status} or {id, priority}).
 import { z } from "zod";
-import { invalid } from "../../errors/app-error.ts";
+import { invalid, invalidField } from "../../errors/app-error.ts";
 import { integerField } from "../integer-field.ts";
 import { parseInput } from "../parse-input.ts";
+import { isVertexApiKey } from "./key-formats.ts";
 import { ChannelType, channelTypeInfo } from "./channel-types.ts";
 
 export const channelMessages = {
@@ -17,7 +18,7 @@ export const channelMessages = {
   weight: "权重必须是非负整数！",
   regionRequired: "部署地区不能为空",
   regionDefault: "部署地区必须包含default字段",
-  vertexKey: "请输入 JSON 格式的服务账号凭证",
+  vertexKey: "请输入 JSON 格式的服务账号凭证，或 Vertex AI 快速模式的 API Key",
   unknownType: "未知的渠道类型",
   modelNameTooLong: "模型名称过长: {{name}}",
   status: "无效的渠道状态",
@@ -31,7 +32,8 @@ export const channelMessages = {
 const columnLimits = { name: 255, test_model: 255, openai_organization: 128, group: 255, status_code_mapping: 1024, tag: 64 } as const;
 
 export function withinLimit<T extends string | null>(field: keyof typeof columnLimits, value: T): T {
-  if (value !== null && value.length > columnLimits[field]) throw invalid(channelMessages.tooLong, { field, max: columnLimits[field] });
+  if (value !== null && value.length > columnLimits[field])
+    throw invalidField(field, channelMessages.tooLong, { field, max: columnLimits[field] });
   return value;
 }
 
@@ -59,6 +61,11 @@ export const channelFields = z.object({
   tag: z.string().nullish(),
   status: integerField(channelMessages.status).nullish(),
   max_input_tokens: integerField("无效的参数").nullish(),
+  /** One channel holding several keys (channel-key-input.ts). */
+  multi_key: z.boolean().nullish(),
+  multi_key_mode: z.enum(["random", "polling"]).nullish(),
+  /** An edit's key text adds to a multi-key channel's keys ("append") instead of replacing them. */
+  key_mode: z.enum(["append", "replace"]).nullish(),
 });
 
 export type ChannelFields = {
@@ -87,7 +94,7 @@ export function splitList(value: string | string[] | null | undefined): string[]
   return [...new Set(parts.map((part) => part.trim()).filter(Boolean))];
 }
 
-function checkJsonObject(text: string, message: string): string {
+function checkJsonObject(text: string, field: string, message: string): string {
   const trimmed = text.trim();
   if (trimmed === "") return "";
   try {
@@ -96,30 +103,30 @@ function checkJsonObject(text: string, message: string): string {
   } catch {
     // fall through to the message
   }
-  throw invalid(message);
+  throw invalidField(field, message);
 }
 
 /** Trailing slashes never belong to a base URL; nor does /v1, except on a custom full URL. */
 export function normalizeBaseUrl(url: string, type: number): string {
   let result = url.trim().replace(/\/+$/, "");
-  if (type !== ChannelType.custom) result = result.replace(/\/v1$/, "").replace(/\/+$/, "");
+  if (type !== ChannelType.Custom) result = result.replace(/\/v1$/, "").replace(/\/+$/, "");
   return result;
 }
 
 function normalizeOther(type: number, other: string): string {
   const value = other.trim();
-  if (type === ChannelType.azure && value === "") return channelTypeInfo(type)!.other!.defaultValue!;
-  if (type === ChannelType.spark && value === "") return channelTypeInfo(type)!.other!.defaultValue!;
-  if (type === ChannelType.vertex) {
-    if (value === "") throw invalid(channelMessages.regionRequired);
+  if (type === ChannelType.Azure && value === "") return channelTypeInfo(type)!.other!.defaultValue!;
+  if (type === ChannelType.Spark && value === "") return channelTypeInfo(type)!.other!.defaultValue!;
+  if (type === ChannelType.Vertex) {
+    if (value === "") throw invalidField("other", channelMessages.regionRequired);
     if (value.startsWith("{")) {
       let regions: unknown;
       try {
         regions = JSON.parse(value);
       } catch {
-        throw invalid(channelMessages.regionDefault);
+        throw invalidField("other", channelMessages.regionDefault);
       }
-      if (!regions || typeof regions !== "object" || !("default" in regions)) throw invalid(channelMessages.regionDefault);
+      if (!regions || typeof regions !== "object" || !("default" in regions)) throw invalidField("other", channelMessages.regionDefault);
     }
   }
   return value;
@@ -127,9 +134,9 @@ function normalizeOther(type: number, other: string): string {
 
 function normalizeModels(value: string | string[] | null | undefined): string {
   const models = splitList(value);
-  if (models.length === 0) throw invalid(channelMessages.atLeastOneModel);
+  if (models.length === 0) throw invalidField("models", channelMessages.atLeastOneModel);
   const tooLong = models.find((model) => model.length > 255);
-  if (tooLong) throw invalid(channelMessages.modelNameTooLong, { name: tooLong });
+  if (tooLong) throw invalidField("models", channelMessages.modelNameTooLong, { name: tooLong });
   return models.join(",");
 }
 
@@ -151,33 +158,42 @@ function checkStatus(status: number): number {
 type RawChannel = z.output<typeof channelFields>;
 
 export function parseChannelBody(body: unknown): RawChannel {
-  return parseInput(channelFields, body);
+  return parseInput(channelFields, body, true);
 }
 
-/** The keys of a create request: one per line, except kinds whose key is one JSON document. */
+/** The keys of a create request: one per line, except types whose key is one JSON document. */
 export function splitKeys(raw: RawChannel, splitLines: boolean): string[] {
   const key = (raw.key ?? "").trim();
-  const info = channelTypeInfo(raw.type ?? ChannelType.openAI);
+  const info = channelTypeInfo(raw.type ?? ChannelType.OpenAI);
   if (!splitLines || info?.jsonKey) return key ? [key] : [];
-  return [...new Set(key.split("\n").map((line) => line.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      key
+        .split("\n")
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
+/** A Vertex key is a service-account key file (JSON), or an API key of Vertex AI in express mode. */
 export function checkVertexKey(type: number, key: string): void {
-  if (type !== ChannelType.vertex) return;
+  if (type !== ChannelType.Vertex) return;
+  if (isVertexApiKey(key)) return;
   try {
     const parsed = JSON.parse(key);
     if (parsed && typeof parsed === "object") return;
   } catch {
     // fall through
   }
-  throw invalid(channelMessages.vertexKey);
+  throw invalidField("key", channelMessages.vertexKey);
 }
 
 /** A complete, normalised channel for creation (the keys are handled by the caller). */
 export function channelForCreate(raw: RawChannel): ChannelFields {
   const name = (raw.name ?? "").trim();
-  if (!name || !(raw.key ?? "").trim()) throw invalid(channelMessages.nameAndKey);
-  const type = checkType(raw.type ?? ChannelType.openAI);
+  if (!name || !(raw.key ?? "").trim()) throw invalidField(name ? "key" : "name", channelMessages.nameAndKey);
+  const type = checkType(raw.type ?? ChannelType.OpenAI);
   return {
     name: withinLimit("name", name),
     type,
@@ -187,11 +203,14 @@ export function channelForCreate(raw: RawChannel): ChannelFields {
     other: normalizeOther(type, raw.other ?? ""),
     models: normalizeModels(raw.models),
     group: withinLimit("group", normalizeGroups(raw.groups ?? raw.group)),
-    model_mapping: checkJsonObject(raw.model_mapping ?? "", channelMessages.modelMapping),
-    status_code_mapping: withinLimit("status_code_mapping", checkJsonObject(raw.status_code_mapping ?? "", channelMessages.statusCodeMapping)),
-    setting: checkJsonObject(raw.setting ?? "", channelMessages.setting),
+    model_mapping: checkJsonObject(raw.model_mapping ?? "", "model_mapping", channelMessages.modelMapping),
+    status_code_mapping: withinLimit(
+      "status_code_mapping",
+      checkJsonObject(raw.status_code_mapping ?? "", "status_code_mapping", channelMessages.statusCodeMapping),
+    ),
+    setting: checkJsonObject(raw.setting ?? "", "setting", channelMessages.setting),
     priority: raw.priority ?? 0,
-    // A single channel's weight below 0 becomes 0 (spec §5).
+    // A single channel's weight below 0 becomes 0, as new-api does.
     weight: Math.max(0, raw.weight ?? 0),
     auto_ban: raw.auto_ban === 0 ? 0 : 1,
     tag: withinLimit("tag", raw.tag?.trim() || null),
@@ -210,20 +229,24 @@ export function channelChanges(raw: RawChannel, current: ChannelFields): Partial
   if (raw.type !== undefined) changes.type = type;
   if (raw.name !== undefined) {
     const name = raw.name.trim();
-    if (!name) throw invalid(channelMessages.nameAndKey);
+    if (!name) throw invalidField("name", channelMessages.nameAndKey);
     changes.name = withinLimit("name", name);
   }
-  if (raw.openai_organization !== undefined) changes.openai_organization = withinLimit("openai_organization", raw.openai_organization?.trim() || null);
+  if (raw.openai_organization !== undefined)
+    changes.openai_organization = withinLimit("openai_organization", raw.openai_organization?.trim() || null);
   if (raw.test_model !== undefined) changes.test_model = withinLimit("test_model", raw.test_model?.trim() || null);
   if (raw.base_url !== undefined || raw.type !== undefined) changes.base_url = normalizeBaseUrl(raw.base_url ?? current.base_url, type);
   if (raw.other !== undefined || raw.type !== undefined) changes.other = normalizeOther(type, raw.other ?? current.other);
   if (raw.models !== undefined && raw.models !== null) changes.models = normalizeModels(raw.models);
   if ((raw.groups ?? raw.group) != null) changes.group = withinLimit("group", normalizeGroups(raw.groups ?? raw.group));
-  if (raw.model_mapping != null) changes.model_mapping = checkJsonObject(raw.model_mapping, channelMessages.modelMapping);
+  if (raw.model_mapping != null) changes.model_mapping = checkJsonObject(raw.model_mapping, "model_mapping", channelMessages.modelMapping);
   if (raw.status_code_mapping != null) {
-    changes.status_code_mapping = withinLimit("status_code_mapping", checkJsonObject(raw.status_code_mapping, channelMessages.statusCodeMapping));
+    changes.status_code_mapping = withinLimit(
+      "status_code_mapping",
+      checkJsonObject(raw.status_code_mapping, "status_code_mapping", channelMessages.statusCodeMapping),
+    );
   }
-  if (raw.setting != null) changes.setting = checkJsonObject(raw.setting, channelMessages.setting);
+  if (raw.setting != null) changes.setting = checkJsonObject(raw.setting, "setting", channelMessages.setting);
   if (raw.priority != null) changes.priority = raw.priority;
   if (raw.weight != null) changes.weight = Math.max(0, raw.weight);
   if (raw.auto_ban != null) changes.auto_ban = raw.auto_ban === 0 ? 0 : 1;

@@ -1,4 +1,4 @@
-// Reading channels for the list, search and tag views (spec §2 Channel list, §7 Channels).
+// Reading channels for the list, search and tag views of /channel and /api/channel.
 // Keys never leave through these views: toChannelView drops them.
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { notFound } from "../../errors/app-error.ts";
@@ -62,7 +62,11 @@ export async function queryChannels(
 ): Promise<{ items: ChannelRow[]; total: number }> {
   const where = filterCondition(filter);
   if (order.tagMode) return queryByTag(where, order, paging);
-  const query = db.select().from(t.channels).where(where).orderBy(...orderOf(order));
+  const query = db
+    .select()
+    .from(t.channels)
+    .where(where)
+    .orderBy(...orderOf(order));
   if (!paging) {
     const items = await query;
     return { items, total: items.length };

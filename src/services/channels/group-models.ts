@@ -1,4 +1,4 @@
-// Which models a group can use right now: the enabled abilities (spec §7 GET /api/user/models).
+// Which models a group can use right now: the enabled abilities (GET /api/user/models).
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { db, t } from "../../store/client.ts";
 import { usableGroupsOf } from "../groups/user-groups.ts";

@@ -5,7 +5,7 @@ import { channelTypes } from "./channel-types.ts";
 
 /** GET /api/models: channel type -> its well-known model names. */
 export function builtInModelsByType(): Record<string, string[]> {
-  return Object.fromEntries(channelTypes.map((info) => [String(info.value), info.models]));
+  return Object.fromEntries(channelTypes.map((info) => [String(info.type), info.models]));
 }
 
 /** Built-in names plus the ones configured on channels, sorted, each once. */

@@ -7,16 +7,15 @@
 // instances at once, writes the same numbers, and every number is the sum of the logs it came
 // from. Each refresh recomputes from two hours before the newest rollup, which covers logs
 // committed a little after the hour they are stamped with.
-import { and, eq, gte, max, sql } from "drizzle-orm";
+import { max, sql } from "drizzle-orm";
 import { shared } from "../../cache/open-shared-state.ts";
 import { nowSeconds } from "../../clock.ts";
-import { countRows, sumInteger } from "../../store/dialect.ts";
 import { db, t, transact } from "../../store/client.ts";
 import { run } from "../../store/transact.ts";
-import { LogType } from "../logs/log-types.ts";
+import { hourSeconds, logBuckets, type LogBucket } from "./log-buckets.ts";
 import { optionBool, optionNumber } from "../options/options.ts";
 
-const hour = 3600;
+const hour = hourSeconds;
 const graceSeconds = 2 * hour;
 const chunkSize = 200;
 const lockKey = "dashboard-rollup:lock";
@@ -27,35 +26,20 @@ const lastKeptSeconds = 30 * 24 * hour;
 /** `at`: when this refresh finished (unix seconds). */
 export type RollupResult = { from: number; buckets: number; at: number };
 
-/** The first hour to recompute: two hours before the newest rollup, or the very beginning. */
-async function recomputeFrom(): Promise<number> {
+/**
+ * The first hour to recompute: two hours before the newest rollup, or the very beginning. Rows
+ * before it are final; from it on the logs may still add to them, so the dashboard's readers
+ * sum those hours from the logs themselves (quota-data.ts).
+ */
+export async function recomputeFrom(): Promise<number> {
   const [row] = await db.select({ newest: max(t.quota_data.created_at) }).from(t.quota_data);
   const newest = Number(row?.newest ?? 0);
   return newest > 0 ? Math.max(0, newest - graceSeconds) : 0;
 }
 
-async function computeBuckets(from: number) {
-  // The hour is written into the SQL text (not a parameter) so PostgreSQL sees the select and
-  // group-by expressions as the same.
-  const bucket = sql<number>`(${t.logs.created_at} - (${t.logs.created_at} % ${sql.raw(String(hour))}))`.mapWith(Number);
-  return db
-    .select({
-      user_id: t.logs.user_id,
-      model_name: t.logs.model_name,
-      created_at: bucket,
-      username: max(t.logs.username),
-      count: countRows(),
-      token_used: sumInteger(sql`${t.logs.prompt_tokens} + ${t.logs.completion_tokens}`),
-      quota: sumInteger(t.logs.quota),
-    })
-    .from(t.logs)
-    .where(and(eq(t.logs.type, LogType.consume), gte(t.logs.created_at, from)))
-    .groupBy(t.logs.user_id, t.logs.model_name, bucket);
-}
-
-async function writeBuckets(rows: Awaited<ReturnType<typeof computeBuckets>>): Promise<void> {
+async function writeBuckets(rows: LogBucket[]): Promise<void> {
   for (let start = 0; start < rows.length; start += chunkSize) {
-    const chunk = rows.slice(start, start + chunkSize).map((row) => ({ ...row, username: row.username ?? "" }));
+    const chunk = rows.slice(start, start + chunkSize);
     await transact(function* (tx) {
       yield* run(
         tx
@@ -96,7 +80,7 @@ async function withLock<T>(action: () => Promise<T>): Promise<T> {
 export function refreshQuotaData(): Promise<RollupResult> {
   return withLock(async () => {
     const from = await recomputeFrom();
-    const rows = await computeBuckets(from);
+    const rows = await logBuckets({ from });
     await writeBuckets(rows);
     const at = nowSeconds();
     await shared.set(lastKey, String(at), lastKeptSeconds);

@@ -1,9 +1,9 @@
 // Groups: the names with a ratio (GroupRatio) and the ones a user may choose for a token
-// (UserUsableGroups, plus the user's own group). Spec §7: GET /api/group/, /api/user/self/groups.
+// (UserUsableGroups, plus the user's own group), for GET /api/group/ and /api/user/self/groups.
 import { optionJson } from "../options/options.ts";
 
 /** The description given to a user's own group when the usable list does not name it. */
-export const ownGroupDescription = "用户分组";
+const ownGroupDescription = "用户分组";
 
 export function groupRatios(): Record<string, number> {
   return optionJson<Record<string, number>>("GroupRatio");

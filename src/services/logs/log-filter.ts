@@ -1,5 +1,6 @@
-// The log filters of spec §7 read from query values, shared by /api/log and the /log page:
-// type, time range, token, model and group for everyone; username and channel for admins only.
+// The log filters read from query values, shared by /api/log and the /log page:
+// type, time range, token, model and group for everyone; username, channel and the client's
+// address (ip) for admins only.
 import type { LogFilter } from "./log-queries.ts";
 
 type Query = Record<string, string | undefined>;
@@ -19,6 +20,6 @@ export function logFilterFromQuery(query: Query, admin: boolean): LogFilter {
     tokenName: text(query.token_name),
     modelName: text(query.model_name),
     group: text(query.group),
-    ...(admin ? { username: text(query.username), channel: integer(query.channel) } : {}),
+    ...(admin ? { username: text(query.username), channel: integer(query.channel), ip: text(query.ip) } : {}),
   };
 }

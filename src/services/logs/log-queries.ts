@@ -1,6 +1,7 @@
-// Reading usage logs for the log page and /api/log (spec §7 Options and logs). Admins see every
-// entry with its channel and retry chain; a user sees only their own entries, without the
-// channel, the admin_info of `other`, or the real row id (new-api shows id % 1024).
+// Reading usage logs for the log page and /api/log. Admins see every
+// entry with its channel, retry chain and client address; a user sees only their own entries,
+// without the channel, the admin_info of `other`, the address, or the real row id (new-api shows
+// id % 1024).
 import { and, desc, eq, gte, like, lte, sql, type SQL } from "drizzle-orm";
 import { nowSeconds } from "../../clock.ts";
 import { db, t } from "../../store/client.ts";
@@ -19,6 +20,8 @@ export type LogFilter = {
   modelName?: string;
   channel?: number;
   group?: string;
+  /** The client's address (admins). */
+  ip?: string;
   /** Set for the self views: only this user's entries. */
   userId?: number;
 };
@@ -42,6 +45,8 @@ export type LogView = {
   channel_name: string;
   group: string;
   other: string;
+  /** The client's address; empty in a user's own view. */
+  ip: string;
 };
 
 /** new-api treats a model filter as a LIKE pattern only when it contains %. */
@@ -60,6 +65,7 @@ function conditions(filter: LogFilter, includeTime = true): (SQL | undefined)[] 
     filter.modelName ? modelCondition(filter.modelName) : undefined,
     filter.channel ? eq(t.logs.channel_id, filter.channel) : undefined,
     filter.group ? eq(t.logs.group, filter.group) : undefined,
+    filter.ip ? eq(t.logs.ip, filter.ip) : undefined,
   ];
 }
 
@@ -80,7 +86,7 @@ function withoutAdminInfo(other: string): string {
 }
 
 function userView(row: LogRow): LogView {
-  return { ...adminView(row), id: row.id % 1024, channel: 0, channel_name: "", other: withoutAdminInfo(row.other) };
+  return { ...adminView(row), id: row.id % 1024, channel: 0, channel_name: "", other: withoutAdminInfo(row.other), ip: "" };
 }
 
 export function toLogView(row: LogRow, admin: boolean): LogView {
@@ -104,12 +110,18 @@ export function queryLogPage(filter: LogFilter, paging: { page: number; pageSize
  * entries, so the console asks for it after showing the page (log-table.tsx).
  */
 export async function countLogs(filter: LogFilter): Promise<number> {
-  const [counted] = await db.select({ count: countRows() }).from(t.logs).where(and(...conditions(filter)));
+  const [counted] = await db
+    .select({ count: countRows() })
+    .from(t.logs)
+    .where(and(...conditions(filter)));
   return counted?.count ?? 0;
 }
 
 /** A page with the total, as /api/log answers it. */
-export async function queryLogs(filter: LogFilter, paging: { page: number; pageSize: number }): Promise<{ items: LogRow[]; total: number }> {
+export async function queryLogs(
+  filter: LogFilter,
+  paging: { page: number; pageSize: number },
+): Promise<{ items: LogRow[]; total: number }> {
   const items = await queryLogPage(filter, paging);
   return { items, total: knownTotal(items.length, paging) ?? (await countLogs(filter)) };
 }
@@ -129,7 +141,10 @@ export async function logStat(filter: LogFilter): Promise<LogStat> {
   const consume = eq(t.logs.type, LogType.consume);
   const others = conditions({ ...filter, type: undefined }, false);
   const [[sum], [recent]] = await Promise.all([
-    db.select({ quota: sumInteger(t.logs.quota) }).from(t.logs).where(and(consume, ...conditions({ ...filter, type: undefined }))),
+    db
+      .select({ quota: sumInteger(t.logs.quota) })
+      .from(t.logs)
+      .where(and(consume, ...conditions({ ...filter, type: undefined }))),
     db
       .select({ rpm: countRows(), tpm: sumInteger(sql`${t.logs.prompt_tokens} + ${t.logs.completion_tokens}`) })
       .from(t.logs)

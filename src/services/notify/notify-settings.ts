@@ -1,5 +1,5 @@
-// A user's notification preferences, read from the `setting` JSON of the users table (spec §3
-// User setting: notify_type, quota_warning_threshold, webhook_url, webhook_secret,
+// A user's notification preferences, read from the `setting` JSON of the users table (new-api's
+// keys: notify_type, quota_warning_threshold, webhook_url, webhook_secret,
 // notification_email). The settings form writes them (PUT /api/user/setting); this reads them
 // defensively, since the column may hold anything older versions wrote.
 export type NotifySettings = {

@@ -1,4 +1,4 @@
-// Low-balance alerts (spec §3 User setting, §9 "quota warning at most once per 2 hours"). The
+// Low-balance alerts, at most one per user every 2 hours (docs/COMPATIBILITY.md, Notifications). The
 // relay's settlement calls checkQuotaAlert after a user's quota went down. When the quota is
 // below the user's threshold (or the site's QuotaRemindThreshold), the user hears about it by
 // email or webhook, at most once per two hours across every instance (a shared mark).
@@ -65,7 +65,12 @@ export async function checkQuotaAlert(userId: number): Promise<void> {
       logger.warn("quota alert not delivered", {
         user_id: userId,
         via: settings.notifyType,
-        reason: error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error),
+        reason:
+          error instanceof Error
+            ? error.cause instanceof Error
+              ? `${error.message}: ${error.cause.message}`
+              : error.message
+            : String(error),
       });
     });
   } catch (error) {

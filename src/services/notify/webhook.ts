@@ -1,4 +1,4 @@
-// Notifications to a user's webhook (spec §7 Personal): the body is {type, title, content with
+// Notifications to a user's webhook (docs/COMPATIBILITY.md, Notifications): the body is {type, title, content with
 // {{value}} placeholders, values, timestamp}; the user's secret goes in `Authorization: Bearer`,
 // and an HMAC-SHA256 of the body in X-Webhook-Signature (new-api's header), so a receiver can
 // check the message without trusting the transport. The URL is the user's, so it goes through
@@ -23,7 +23,7 @@ export async function sendWebhook(url: string, secret: string, message: NotifyMe
 }
 
 /** Fills the {{value}} placeholders in order, for channels that show the text itself (email). */
-export function fillValues(content: string, values: unknown[], escape: (text: string) => string = (text) => text): string {
+export function fillValues(content: string, values: unknown[], escapeValue: (text: string) => string = (text) => text): string {
   let index = 0;
-  return content.replace(/\{\{value\}\}/g, () => escape(String(values[index++] ?? "")));
+  return content.replace(/\{\{value\}\}/g, () => escapeValue(String(values[index++] ?? "")));
 }

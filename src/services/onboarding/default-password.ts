@@ -1,4 +1,4 @@
-// Whether an account is root still signed with the default password (spec §8: root / 123456).
+// Whether an account is root still signed with the default password (root / 123456).
 // The console asks for a new password before anything else while it is. Checking a password
 // hash costs tens of milliseconds, so the answer is remembered per stored hash: a changed
 // password is a new hash and is checked once, on any instance, with nothing to invalidate.

@@ -1,6 +1,12 @@
-// Every option key of the specification (§3 Option, §9), with its kind, default and rules.
+// Every option key, under new-api's names (docs/COMPATIBILITY.md, Option keys), with its kind, default and rules.
 // The store keeps values as text; this registry is the one place that says what a key means.
-import { defaultCacheRatios, defaultCompletionRatios, defaultCreateCacheRatios, defaultModelPrices, defaultModelRatios } from "../pricing/default-ratios.ts";
+import {
+  defaultCacheRatios,
+  defaultCompletionRatios,
+  defaultCreateCacheRatios,
+  defaultModelPrices,
+  defaultModelRatios,
+} from "../pricing/default-ratios.ts";
 
 export type OptionKind = "bool" | "int" | "float" | "string" | "text" | "json";
 
@@ -9,14 +15,14 @@ export type OptionDefinition = {
   default: string;
   /** Never returned by GET /api/option/ nor shown back in the console. */
   secret?: boolean;
-  /** Trailing slashes are stripped before saving (spec §5 Settings). */
+  /** Trailing slashes are stripped before saving. */
   stripTrailingSlash?: boolean;
-  /** A comma-separated list: entries are trimmed, and empty or repeated ones dropped (spec §5). */
+  /** A comma-separated list: entries are trimmed, and empty or repeated ones dropped. */
   commaList?: boolean;
-  /** For json options: the message when the value does not parse (spec §5). */
+  /** For json options: the message when the value does not parse. */
   jsonMessage?: string;
   /** For json options: the shape the parsed value must have. */
-  jsonShape?: "object-of-numbers" | "object-of-strings" | "object" | "array";
+  jsonShape?: "object-of-numbers" | "object-of-strings" | "object" | "array" | "price-tiers";
   /** Turning this bool on needs these other options to be non-empty first. */
   enableRequires?: { keys: string[]; message: string };
   /** Giving this option a non-empty value needs these other options to be non-empty first. */
@@ -25,12 +31,18 @@ export type OptionDefinition = {
   minLength?: number;
   /** Smallest allowed value for numeric options. */
   minimum?: number;
-  /** For string options: the only values allowed (spec §3: DataExportDefaultTime is hour, day or week). */
+  /** For string options: the only values allowed (e.g. DataExportDefaultTime: hour, day or week). */
   choices?: readonly string[];
   /** Rendered into href/src: an http(s) link only (link-rules.ts). */
   webLink?: boolean;
   /** The Chats list: every template must be a safe link (link-rules.ts). */
   chatTemplates?: boolean;
+  /**
+   * What a new install stores instead of `default` (options.ts, loadOptions). `default` stays the
+   * spec's value: what an upgraded install that never stored the key gets, and what the settings
+   * page's one-click button puts back.
+   */
+  newInstall?: string;
 };
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -41,7 +53,12 @@ const float = (value: number, extra: Extra = {}) => ({ kind: "float" as const, d
 const string = (value = "", extra: Extra = {}) => ({ kind: "string" as const, default: value, ...extra });
 const text = (value = "") => ({ kind: "text" as const, default: value });
 const secret = (extra: Extra = {}) => ({ kind: "string" as const, default: "", secret: true, ...extra });
-const jsonOption = (value: unknown, jsonShape: OptionDefinition["jsonShape"], jsonMessage = "不是合法的 JSON 字符串", extra: Extra = {}) => ({
+const jsonOption = (
+  value: unknown,
+  jsonShape: OptionDefinition["jsonShape"],
+  jsonMessage = "不是合法的 JSON 字符串",
+  extra: Extra = {},
+) => ({
   kind: "json" as const,
   default: json(value),
   jsonShape,
@@ -49,17 +66,19 @@ const jsonOption = (value: unknown, jsonShape: OptionDefinition["jsonShape"], js
   ...extra,
 });
 
-/** The payment settings build callback URLs from the server address (spec §5 Settings). */
+/** The payment settings build callback URLs from the server address, so it must come first. */
 const payment = { setRequires: { keys: ["ServerAddress"], message: "请先填写服务器地址" } };
 
 export const defaultChats = [
   { "ChatGPT Next Web 官方示例": 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}' }, // i18n-exempt: default data
-  { "Lobe Chat 官方示例": 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' }, // i18n-exempt: default data
+  {
+    "Lobe Chat 官方示例": 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}', // i18n-exempt: default data
+  },
   { "AMA 问天": "ama://set-api-key?server={address}&key={key}" }, // i18n-exempt: default data
   { OpenCat: "opencat://team/join?domain={address}&token={key}" },
 ];
 
-export const defaultDisableKeywords = [
+const defaultDisableKeywords = [
   "Your credit balance is too low",
   "This organization has been disabled.",
   "You exceeded your current quota",
@@ -71,7 +90,8 @@ export const defaultDisableKeywords = [
 
 export const optionRegistry = {
   // Server
-  ServerAddress: string("", { stripTrailingSlash: true }),
+  // Rendered into links (invitations, chat links, the home page): an http(s) address only.
+  ServerAddress: string("", { stripTrailingSlash: true, webLink: true }),
   WorkerUrl: string("", { stripTrailingSlash: true }),
   WorkerValidKey: secret(),
   // Payment
@@ -121,6 +141,22 @@ export const optionRegistry = {
     },
   }),
   TelegramBotToken: secret(),
+  // Generic OpenID Connect sign-in (issue 28): discovery document, client, scopes, and the ID
+  // token claim that names new accounts.
+  OidcEnabled: bool(false, {
+    enableRequires: {
+      keys: ["OidcDiscoveryUrl", "OidcClientId", "OidcClientSecret"],
+      message: "无法启用 OIDC 登录，请先填入发现地址、Client Id 以及 Client Secret！",
+    },
+  }),
+  OidcDiscoveryUrl: string("", { webLink: true }),
+  OidcClientId: string(),
+  OidcClientSecret: secret(),
+  OidcScopes: string("openid profile email"),
+  OidcUsernameClaim: string("preferred_username"),
+  OidcProviderName: string("OIDC"),
+  // Two-factor (issue 28): admins and root must switch it on before they can manage anything.
+  AdminTwoFactorRequired: bool(false),
   TelegramBotName: string(),
   TurnstileCheckEnabled: bool(false, {
     enableRequires: {
@@ -135,7 +171,9 @@ export const optionRegistry = {
     enableRequires: { keys: ["EmailDomainWhitelist"], message: "无法启用邮箱域名限制，请先填入限制的邮箱域名！" },
   }),
   EmailAliasRestrictionEnabled: bool(false),
-  EmailDomainWhitelist: string("gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com", { commaList: true }),
+  EmailDomainWhitelist: string("gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com", {
+    commaList: true,
+  }),
   SMTPServer: string(),
   SMTPPort: int(587, { minimum: 1 }),
   SMTPAccount: string(),
@@ -173,6 +211,20 @@ export const optionRegistry = {
   SensitiveWords: text("test_sensitive"),
   // Logs
   LogConsumeEnabled: bool(true),
+  // Refused and failed relay calls (log type 5), kept this many days (0: until cleaned by hand).
+  ErrorLogEnabled: bool(true),
+  ErrorLogRetentionDays: int(7, { minimum: 0 }),
+  // The audit trail of management changes (issue 27), kept this many days (0: for good).
+  AuditRetentionDays: int(180, { minimum: 0 }),
+  // Responses API state kept by the gateway (issue 24): whether it keeps the responses it
+  // answers itself, how many days, and how many MB per user at most.
+  ResponsesStoreEnabled: bool(true),
+  ResponsesRetentionDays: int(30, { minimum: 1 }),
+  ResponsesStoreUserLimitMB: int(200, { minimum: 1 }),
+  // The request inspector (issue 27): off by default; turning it off ends every capture and
+  // deletes what was kept. Captures are kept this many days.
+  RequestCaptureEnabled: bool(false),
+  RequestCaptureRetentionDays: int(3, { minimum: 1 }),
   // Dashboard
   DataExportEnabled: bool(true),
   DataExportInterval: int(5, { minimum: 1 }),
@@ -194,14 +246,28 @@ export const optionRegistry = {
   CompletionRatio: jsonOption(defaultCompletionRatios, "object-of-numbers"),
   CacheRatio: jsonOption(defaultCacheRatios, "object-of-numbers"),
   CreateCacheRatio: jsonOption(defaultCreateCacheRatios, "object-of-numbers"),
+  // The operator's prices by prompt size; the built-in long-context tiers apply without an entry
+  // here (services/billing/model-prices.ts), so it starts empty.
+  ModelPriceTiers: jsonOption({}, "price-tiers"),
+  // What a model without a price does: refused, billed at UnpricedModelRatio, or free.
+  UnpricedModelPolicy: string("refuse", { choices: ["refuse", "ratio", "free"] }),
+  UnpricedModelRatio: float(30, { minimum: 0 }),
+  // The last price list URL synced from the settings page, offered again next time.
+  PriceSyncUrl: string("", { webLink: true }),
   GroupRatio: jsonOption({ default: 1, vip: 1, svip: 1 }, "object-of-numbers"),
   UserUsableGroups: jsonOption({ default: "默认分组", vip: "vip分组" }, "object-of-strings"), // i18n-exempt: default data
-  Chats: jsonOption(defaultChats, "array", "不是合法的 JSON 字符串", { chatTemplates: true }),
+  // The demo chat links point at third-party sites with the user's key: a new install starts
+  // without them (the operator turns them on in the settings), an upgraded one keeps what it had.
+  Chats: jsonOption(defaultChats, "array", "不是合法的 JSON 字符串", { chatTemplates: true, newInstall: "[]" }),
+  // The language of relay errors when the client's Accept-Language names neither zh nor en.
+  RelayErrorLanguage: string("zh", { choices: ["zh", "en"] }),
   // Rate limit
   ModelRequestRateLimitEnabled: bool(false),
   ModelRequestRateLimitCount: int(0, { minimum: 0 }),
   ModelRequestRateLimitSuccessCount: int(1000, { minimum: 1 }),
   ModelRequestRateLimitDurationMinutes: int(1, { minimum: 1 }),
+  // Token counting (count_tokens, countTokens) is free but not unlimited: per user and minute, 0 = off.
+  CountTokensRateLimit: int(100, { minimum: 0 }),
   // Gemini
   GeminiSafetySettings: jsonOption({ default: "BLOCK_NONE", HARM_CATEGORY_CIVIC_INTEGRITY: "BLOCK_NONE" }, "object-of-strings"),
   GeminiVersionSettings: jsonOption({ default: "v1beta", "gemini-1.0-pro": "v1" }, "object-of-strings"),
@@ -214,6 +280,8 @@ export const optionRegistry = {
   DailyBackupKeep: int(7, { minimum: 1 }),
   // Internal: the generated cookie-signing secret when SESSION_SECRET is unset.
   SessionSecret: secret(),
+  // Internal: the one-time setup code while root has the default password (onboarding/setup-code.ts).
+  SetupCode: secret(),
 } satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof optionRegistry;
@@ -228,7 +296,7 @@ export type StringOptionKey = KeysOfKind<"string"> | KeysOfKind<"text">;
 export type JsonOptionKey = KeysOfKind<"json">;
 
 /** Options only the process itself reads or writes; the option API neither lists nor accepts them. */
-export const internalOptionKeys = new Set<string>(["SessionSecret"]);
+export const internalOptionKeys = new Set<string>(["SessionSecret", "SetupCode"]);
 
 export function isOptionKey(key: string): key is OptionKey {
   return Object.hasOwn(optionRegistry, key);

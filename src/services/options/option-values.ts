@@ -2,6 +2,7 @@
 // specification's message. Pure: it sees the registry and the values around it, nothing else.
 import { z } from "zod";
 import { AppError, invalid } from "../../errors/app-error.ts";
+import { checkPriceTiers } from "../pricing/price-tiers.ts";
 import { isSafeChatTemplate, isWebLink } from "./link-rules.ts";
 import { definitionOf, internalOptionKeys, isOptionKey, type OptionDefinition, type OptionKey } from "./option-registry.ts";
 
@@ -37,6 +38,9 @@ function checkJsonShape(definition: OptionDefinition, parsed: unknown, message: 
       }
       if (Object.values(parsed as object).some((v) => (v as number) < 0)) throw invalid("倍率和价格不能为负数");
       return;
+    case "price-tiers":
+      checkPriceTiers(parsed);
+      return;
   }
 }
 
@@ -45,7 +49,8 @@ function checkChatTemplates(parsed: unknown): void {
   for (const item of parsed as unknown[]) {
     if (!item || typeof item !== "object") continue;
     for (const [name, template] of Object.entries(item as Record<string, unknown>)) {
-      if (typeof template === "string" && !isSafeChatTemplate(template)) throw invalid("聊天链接 {{name}} 只能是 http(s) 链接或应用链接", { name });
+      if (typeof template === "string" && !isSafeChatTemplate(template))
+        throw invalid("聊天链接 {{name}} 只能是 http(s) 链接或应用链接", { name });
     }
   }
 }
@@ -103,8 +108,28 @@ export function normalizeOptionChange(change: OptionChange): { key: OptionKey; v
       break;
   }
   if (definition.stripTrailingSlash) value = value.replace(/\/+$/, "");
-  if (definition.commaList) value = [...new Set(value.split(/[,\s]+/).map((entry) => entry.trim()).filter(Boolean))].join(",");
+  if (definition.commaList)
+    value = [
+      ...new Set(
+        value
+          .split(/[,\s]+/)
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      ),
+    ].join(",");
   return { key, value };
+}
+
+/**
+ * What PUT /api/option/ checks, for anyone who changes options (the console, the importer): each
+ * value normalised, then the rules across keys against `current` (every value before the change)
+ * with the changes applied. All or nothing: the first refusal throws.
+ */
+export function validateOptionChanges(changes: OptionChange[], current: (key: OptionKey) => string): { key: OptionKey; value: string }[] {
+  const normalized = changes.map(normalizeOptionChange);
+  const pending = new Map(normalized.map((change) => [change.key, change.value]));
+  checkEnableRequirements([...pending.keys()], (key) => pending.get(key) ?? current(key));
+  return normalized;
 }
 
 /**

@@ -12,28 +12,57 @@ import {
   type BoolOptionKey,
   type JsonOptionKey,
   type NumberOptionKey,
+  type OptionDefinition,
   type OptionKey,
   type StringOptionKey,
 } from "./option-registry.ts";
-import { checkEnableRequirements, normalizeOptionChange, type OptionChange } from "./option-values.ts";
+import { validateOptionChanges, type OptionChange } from "./option-values.ts";
+import type { AuditActor } from "../audit/audit-actor.ts";
+import { changeOf } from "../audit/audit-changes.ts";
+import { auditEntry } from "../audit/record-audit.ts";
 
 const optionsTopic = "options";
 const values = new Map<string, string>();
 const parsedJson = new Map<string, unknown>();
 const listeners = new Set<(keys: string[]) => void>();
+let version = 0;
 
 function setLocal(key: string, value: string) {
   values.set(key, value);
   parsedJson.delete(key);
+  version++;
 }
 
-/** Creates missing options with their defaults, then loads every value. */
+/** Grows with every value this process takes in: caches of derived values compare it (one read). */
+export function optionsVersion(): number {
+  return version;
+}
+
+/**
+ * A new install: no option and no user stored yet. Every start writes the missing options, so
+ * only the very first start of a store sees none; an import brings users (and usually options),
+ * so an upgraded or imported store is never taken for new. What the first start writes (the
+ * `newInstall` values) is the lasting mark: later starts find the keys and leave them alone.
+ */
+async function isNewInstall(storedOptions: number): Promise<boolean> {
+  if (storedOptions > 0) return false;
+  const users = await db.select({ id: t.users.id }).from(t.users).limit(1);
+  return users.length === 0;
+}
+
+/** Creates missing options with their defaults (a new install's own where it has one), then loads every value. */
 export async function loadOptions(): Promise<void> {
   let rows = await db.select().from(t.options);
   // Only the missing ones are written (building the insert of every default took about 3 ms of
   // each start); another instance may write them first, so the store's values are read again.
   const stored = new Set(rows.map((row) => row.key));
-  const missing = Object.entries(optionRegistry).filter(([key]) => !stored.has(key)).map(([key, definition]) => ({ key, value: definition.default }));
+  const newInstall = await isNewInstall(rows.length);
+  const missing = Object.entries(optionRegistry)
+    .filter(([key]) => !stored.has(key))
+    .map(([key, definition]: [string, OptionDefinition]) => ({
+      key,
+      value: newInstall ? (definition.newInstall ?? definition.default) : definition.default,
+    }));
   if (missing.length > 0) {
     await db.insert(t.options).values(missing).onConflictDoNothing();
     rows = await db.select().from(t.options);
@@ -44,9 +73,7 @@ export async function loadOptions(): Promise<void> {
 
 /** Re-reads some (or all) options from the store, e.g. after another instance changed them. */
 export async function reloadOptions(keys?: string[]): Promise<void> {
-  const rows = keys?.length
-    ? await db.select().from(t.options).where(inArray(t.options.key, keys))
-    : await db.select().from(t.options);
+  const rows = keys?.length ? await db.select().from(t.options).where(inArray(t.options.key, keys)) : await db.select().from(t.options);
   for (const row of rows) setLocal(row.key, row.value);
   const changed = keys ?? rows.map((row) => row.key);
   for (const listener of listeners) listener(changed);
@@ -89,22 +116,46 @@ export function listVisibleOptions(): { key: string; value: string }[] {
     .map((key) => ({ key, value: optionText(key as OptionKey) }));
 }
 
-/** Validates and saves changed options in one transaction; all or nothing. */
-export async function updateOptions(changes: OptionChange[]): Promise<{ key: string; value: string }[]> {
-  const normalized = changes.map(normalizeOptionChange);
-  const pending = new Map(normalized.map((change) => [change.key, change.value]));
-  checkEnableRequirements([...pending.keys()], (key) => pending.get(key) ?? optionText(key));
-  await setOptionsInternal(normalized);
+/**
+ * Validates and saves changed options in one transaction; all or nothing. A change someone made
+ * (`actor`) goes to the audit trail in the same transaction; null for the gateway's own writes.
+ */
+export async function updateOptions(
+  changes: OptionChange[],
+  actor: AuditActor | null,
+  action = "option.update",
+): Promise<{ key: string; value: string }[]> {
+  const normalized = validateOptionChanges(changes, optionText);
+  await setOptionsInternal(normalized, actor ? { actor, action } : undefined);
   return normalized;
 }
 
+/** Secret options (EpayKey, SMTPToken, OidcClientSecret...) appear in the audit trail only as changed. */
+function optionChanges(entries: { key: string; value: string }[]) {
+  return entries.flatMap(({ key, value }) => {
+    const known = Object.hasOwn(optionRegistry, key);
+    const secret = !known || definitionOf(key as OptionKey).secret === true;
+    return changeOf(key, optionText(key as OptionKey), value, { secret: secret ? [key] : [] });
+  });
+}
+
 /** Writes already-validated values (also used for internal keys such as SessionSecret). */
-export async function setOptionsInternal(entries: { key: string; value: string }[]): Promise<void> {
+export async function setOptionsInternal(
+  entries: { key: string; value: string }[],
+  audit?: { actor: AuditActor; action: string },
+): Promise<void> {
   if (entries.length === 0) return;
   await transact(function* (tx) {
+    if (audit) {
+      const keys = entries.map((entry) => entry.key);
+      yield* auditEntry(tx, audit.actor, { action: audit.action, targetType: "option", targetId: keys, changes: optionChanges(entries) });
+    }
     for (const entry of entries) {
       yield* run(
-        tx.insert(t.options).values(entry).onConflictDoUpdate({ target: t.options.key, set: { value: entry.value } }),
+        tx
+          .insert(t.options)
+          .values(entry)
+          .onConflictDoUpdate({ target: t.options.key, set: { value: entry.value } }),
       );
     }
   });

@@ -1,178 +1,66 @@
-// Built-in prices for well-known models, the defaults of the ModelRatio, CompletionRatio and
-// ModelPrice options. Ratio 1 = $2 per million prompt tokens (500,000 quota per dollar), so a
-// model's ratio is its list price per million input tokens divided by 2. Operators override any
-// entry through the options; an option entry always wins over these tables. The other catalogue
-// kinds' models are priced in vendor-ratios.ts.
-import { vendorCompletionRatios, vendorModelPrices, vendorModelRatios } from "./vendor-ratios.ts";
+// Built-in prices: the vendors' public list prices, kept as data in list-prices/*.json (one file
+// per vendor, each block naming its price page and the date its figures were read; the format is
+// price-list.ts's, the one `switchyard prices sync` reads too). They are turned into the defaults
+// of the ModelRatio, CompletionRatio, CacheRatio, CreateCacheRatio and ModelPrice options by the
+// spec's formula, and into the built-in long-context tiers. Operators override any entry through
+// the options; an option entry always wins over these tables. The JSON is embedded in the build
+// (bundled imports) and checked by list-prices.test.ts, so a start does no validation work.
+import alibaba from "./list-prices/alibaba.json";
+import anthropic from "./list-prices/anthropic.json";
+import baidu from "./list-prices/baidu.json";
+import cohere from "./list-prices/cohere.json";
+import deepseek from "./list-prices/deepseek.json";
+import gatewayConventions from "./list-prices/gateway-conventions.json";
+import google from "./list-prices/google.json";
+import minimax from "./list-prices/minimax.json";
+import mistral from "./list-prices/mistral.json";
+import moonshot from "./list-prices/moonshot.json";
+import openai from "./list-prices/openai.json";
+import otherVendors from "./list-prices/other-vendors.json";
+import tencent from "./list-prices/tencent.json";
+import volcengine from "./list-prices/volcengine.json";
+import xai from "./list-prices/xai.json";
+import zhipu from "./list-prices/zhipu.json";
+import { addBlock, emptyTables, type PriceBlock, type PriceList, type TierOption } from "./price-list.ts";
 
-export const defaultModelRatios: Record<string, number> = {
-  ...vendorModelRatios,
-  "gpt-3.5-turbo": 0.25,
-  "gpt-3.5-turbo-0125": 0.25,
-  "gpt-3.5-turbo-1106": 0.5,
-  "gpt-3.5-turbo-16k": 1.5,
-  "gpt-3.5-turbo-instruct": 0.75,
-  "gpt-4": 15,
-  "gpt-4-32k": 30,
-  "gpt-4-turbo": 5,
-  "gpt-4-turbo-2024-04-09": 5,
-  "gpt-4-turbo-preview": 5,
-  "gpt-4o": 1.25,
-  "gpt-4o-2024-05-13": 2.5,
-  "gpt-4o-2024-08-06": 1.25,
-  "gpt-4o-2024-11-20": 1.25,
-  "chatgpt-4o-latest": 2.5,
-  "gpt-4o-mini": 0.075,
-  "gpt-4o-mini-2024-07-18": 0.075,
-  "gpt-4.1": 1,
-  "gpt-4.1-mini": 0.2,
-  "gpt-4.1-nano": 0.05,
-  "o1": 7.5,
-  "o1-mini": 0.55,
-  "o1-preview": 7.5,
-  "o3": 1,
-  "o3-mini": 0.55,
-  "o4-mini": 0.55,
-  "text-embedding-ada-002": 0.05,
-  "text-embedding-3-small": 0.01,
-  "text-embedding-3-large": 0.065,
-  "text-moderation-latest": 0.1,
-  "text-moderation-stable": 0.1,
-  "omni-moderation-latest": 0.1,
-  "davinci-002": 1,
-  "babbage-002": 0.2,
-  "whisper-1": 15,
-  "tts-1": 7.5,
-  "tts-1-hd": 15,
-  "dall-e-2": 8,
-  "claude-3-haiku-20240307": 0.125,
-  "claude-3-5-haiku-20241022": 0.5,
-  "claude-3-sonnet-20240229": 1.5,
-  "claude-3-5-sonnet-20240620": 1.5,
-  "claude-3-5-sonnet-20241022": 1.5,
-  "claude-3-7-sonnet-20250219": 1.5,
-  "claude-3-opus-20240229": 7.5,
-  "claude-sonnet-4-20250514": 1.5,
-  "claude-opus-4-20250514": 7.5,
-  "claude-opus-4-1-20250805": 7.5,
-  "claude-sonnet-4-5-20250929": 1.5,
-  "claude-haiku-4-5-20251001": 0.5,
-  "claude-opus-4-5-20251101": 2.5,
-  "gemini-1.5-pro": 1.25,
-  "gemini-1.5-flash": 0.0375,
-  "gemini-2.0-flash": 0.05,
-  // Google AI pricing page (2026-11): gemini-embedding-001 is $0.15 per million input tokens.
-  "gemini-embedding-001": 0.075,
-  "deepseek-chat": 0.135,
-  "deepseek-reasoner": 0.275,
-  "moonshot-v1-8k": 0.6,
-  "moonshot-v1-32k": 1.2,
-  "moonshot-v1-128k": 3,
-  "mistral-large-latest": 1,
-  "mistral-small-latest": 0.1,
-  "open-mistral-nemo": 0.075,
-  "yi-large": 1.5,
-  "yi-lightning": 0.05,
-  "360gpt-pro": 0.3,
-  "360gpt-turbo": 0.15,
-  "Qwen/Qwen2.5-7B-Instruct": 0,
-  "Qwen/Qwen2.5-72B-Instruct": 0.29,
-  "deepseek-ai/DeepSeek-V3": 0.14,
-  "BAAI/bge-m3": 0,
-  "llama3": 0,
-  "qwen2.5": 0,
-};
+/** Every built-in list, in the order they are applied (a later list wins for a name it repeats). */
+export const builtinPriceLists: Record<string, PriceList> = {
+  openai,
+  anthropic,
+  google,
+  deepseek,
+  xai,
+  mistral,
+  moonshot,
+  alibaba,
+  zhipu,
+  baidu,
+  tencent,
+  volcengine,
+  minimax,
+  cohere,
+  "other-vendors": otherVendors,
+  "gateway-conventions": gatewayConventions,
+} as unknown as Record<string, PriceList>;
+
+const builtin = emptyTables();
+for (const list of Object.values(builtinPriceLists)) {
+  for (const block of "blocks" in list ? list.blocks : [list]) addBlock(builtin, block as PriceBlock);
+}
+
+export const defaultModelRatios: Record<string, number> = builtin.ModelRatio;
 
 /** Completion (output) price as a multiple of the prompt price. */
-export const defaultCompletionRatios: Record<string, number> = {
-  ...vendorCompletionRatios,
-  "gpt-3.5-turbo": 3,
-  "gpt-3.5-turbo-0125": 3,
-  "gpt-3.5-turbo-1106": 2,
-  "gpt-3.5-turbo-16k": 4 / 3,
-  "gpt-3.5-turbo-instruct": 4 / 3,
-  "gpt-4": 2,
-  "gpt-4-32k": 2,
-  "gpt-4-turbo": 3,
-  "gpt-4-turbo-2024-04-09": 3,
-  "gpt-4-turbo-preview": 3,
-  "gpt-4o": 4,
-  "gpt-4o-2024-05-13": 3,
-  "gpt-4o-2024-08-06": 4,
-  "gpt-4o-2024-11-20": 4,
-  "chatgpt-4o-latest": 3,
-  "gpt-4o-mini": 4,
-  "gpt-4o-mini-2024-07-18": 4,
-  "gpt-4.1": 4,
-  "gpt-4.1-mini": 4,
-  "gpt-4.1-nano": 4,
-  "o1": 4,
-  "o1-mini": 4,
-  "o1-preview": 4,
-  "o3": 4,
-  "o3-mini": 4,
-  "o4-mini": 4,
-  "claude-3-haiku-20240307": 5,
-  "claude-3-5-haiku-20241022": 5,
-  "claude-3-sonnet-20240229": 5,
-  "claude-3-5-sonnet-20240620": 5,
-  "claude-3-5-sonnet-20241022": 5,
-  "claude-3-7-sonnet-20250219": 5,
-  "claude-3-opus-20240229": 5,
-  "claude-sonnet-4-20250514": 5,
-  "claude-opus-4-20250514": 5,
-  "claude-opus-4-1-20250805": 5,
-  "claude-sonnet-4-5-20250929": 5,
-  "claude-haiku-4-5-20251001": 5,
-  "claude-opus-4-5-20251101": 5,
-  "gemini-1.5-pro": 4,
-  "gemini-1.5-flash": 4,
-  "gemini-2.0-flash": 4,
-  "deepseek-chat": 4,
-  "deepseek-reasoner": 4,
-  "mistral-large-latest": 3,
-  "mistral-small-latest": 3,
-  "open-mistral-nemo": 1,
-  "Qwen/Qwen2.5-72B-Instruct": 1,
-  "deepseek-ai/DeepSeek-V3": 2,
-};
+export const defaultCompletionRatios: Record<string, number> = builtin.CompletionRatio;
 
-/**
- * Prompt tokens read from the provider's cache, as a multiple of the prompt price (CacheRatio).
- * Models not listed pay the full prompt price for them, unless a family rule in model-prices.ts
- * names one (every Claude model: reads 0.1, writes 1.25, Anthropic's list prices).
- */
-export const defaultCacheRatios: Record<string, number> = Object.fromEntries(
-  Object.keys(defaultModelRatios).filter((model) => model.startsWith("claude-")).map((model) => [model, 0.1]),
-);
+/** Prompt tokens read from the provider's cache, as a multiple of the prompt price (CacheRatio). */
+export const defaultCacheRatios: Record<string, number> = builtin.CacheRatio;
 
 /** Prompt tokens written to the provider's cache (5-minute cache), as a multiple of the prompt price (CreateCacheRatio). */
-export const defaultCreateCacheRatios: Record<string, number> = Object.fromEntries(
-  Object.keys(defaultModelRatios).filter((model) => model.startsWith("claude-")).map((model) => [model, 1.25]),
-);
+export const defaultCreateCacheRatios: Record<string, number> = builtin.CreateCacheRatio;
 
 /** Fixed price in dollars per call; wins over ratios for the models it lists. */
-export const defaultModelPrices: Record<string, number> = {
-  ...vendorModelPrices,
-  "dall-e-3": 0.04,
-  "gpt-4-gizmo-*": 0.1,
-  "gpt-4o-gizmo-*": 0.1,
-  "suno_music": 0.1,
-  "suno_lyrics": 0.01,
-  "mj_imagine": 0.1,
-  "mj_variation": 0.1,
-  "mj_reroll": 0.1,
-  "mj_blend": 0.1,
-  "mj_modal": 0.1,
-  "mj_zoom": 0.1,
-  "mj_shorten": 0.1,
-  "mj_high_variation": 0.1,
-  "mj_low_variation": 0.1,
-  "mj_pan": 0.1,
-  "mj_describe": 0.05,
-  "mj_upscale": 0.05,
-  "swap_face": 0.05,
-  "mj_upload": 0.05,
-  "mj_inpaint": 0,
-  "mj_custom_zoom": 0,
-};
+export const defaultModelPrices: Record<string, number> = builtin.ModelPrice;
+
+/** The vendors' published prices by prompt size (long context), for the built-in prices above. */
+export const defaultPriceTiers: Record<string, TierOption[]> = builtin.ModelPriceTiers;

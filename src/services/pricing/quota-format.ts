@@ -1,5 +1,5 @@
 // How an amount of quota is written for people: dollars when the site displays currency,
-// otherwise points (spec §9: quota / QuotaPerUnit with the dollar sign).
+// otherwise points (quota / QuotaPerUnit with the dollar sign).
 import { optionBool, optionNumber } from "../options/options.ts";
 
 export function formatQuota(quota: number, digits = 6): string {

@@ -1,2 +1,2 @@
-// Redemption code statuses (spec §4 Redemption status).
+// Redemption code statuses (docs/COMPATIBILITY.md, Statuses).
 export const RedemptionStatus = { unused: 1, disabled: 2, used: 3 } as const;

@@ -1,5 +1,5 @@
 // GET /api/status: what the console (and compatible clients) need to know about this site
-// before anyone signs in (spec §3 System status; field names as new-api sends them).
+// before anyone signs in (field names as new-api sends them; docs/COMPATIBILITY.md, Response shapes).
 import { compatibleVersion, productVersion } from "../../version.ts";
 import { webLinkOrEmpty } from "../options/link-rules.ts";
 import { optionBool, optionJson, optionNumber, optionText } from "../options/options.ts";
@@ -16,7 +16,7 @@ export function systemStatus() {
     // Links rendered into pages: only http(s), whatever an older version let the admin store.
     logo: webLinkOrEmpty(optionText("Logo")),
     footer_html: optionText("Footer"),
-    server_address: optionText("ServerAddress"),
+    server_address: webLinkOrEmpty(optionText("ServerAddress")),
     quota_per_unit: optionNumber("QuotaPerUnit"),
     display_in_currency: optionBool("DisplayInCurrencyEnabled"),
     price: optionNumber("Price"),
@@ -43,6 +43,9 @@ export function systemStatus() {
     wechat_qrcode: optionText("WeChatAccountQRCodeImageURL"),
     telegram_oauth: optionBool("TelegramOAuthEnabled"),
     telegram_bot_name: optionText("TelegramBotName"),
+    // Generic OpenID Connect (issue 28): the console asks /api/oauth/oidc/authorize for the URL.
+    oidc_enabled: optionBool("OidcEnabled"),
+    oidc_provider_name: optionText("OidcProviderName") || "OIDC",
     turnstile_check: optionBool("TurnstileCheckEnabled"),
     turnstile_site_key: optionText("TurnstileSiteKey"),
     password_login_enabled: optionBool("PasswordLoginEnabled"),

@@ -1,12 +1,14 @@
-// The list filters of spec §7 (/api/mj, /api/task) and of the /midjourney and /task pages, read
-// from query values: the upstream task id and the time range for everyone, the channel for
-// admins; a user's lists are always their own. Drawings are timed in milliseconds (as
-// midjourney-proxy does), other tasks in seconds; a bound given in the other unit is converted,
-// so clients of either convention get what they meant.
-import type { AsyncTaskFilter } from "./async-task-store.ts";
-import type { DrawingFilter } from "./drawing-store.ts";
+// The list filters of /api/mj and /api/task and of the /midjourney and /task pages, read
+// from query values: the upstream task id (mj_id for drawings, task_id for music) and the time
+// range for everyone, the channel for admins; a user's lists are always their own. Drawings are
+// timed in milliseconds (as midjourney-proxy does), music in seconds; a bound given in the other
+// unit is converted, so clients of either convention get what they meant.
+import type { TaskFilter, TaskKind, TaskReader } from "./task-store.ts";
 
 type Query = Record<string, string | undefined>;
+
+/** The query field that names a task's upstream id, per kind. */
+export const upstreamIdField: Record<TaskKind, string> = { drawing: "mj_id", music: "task_id" };
 
 function integer(value: string | undefined): number {
   const number = Number(value);
@@ -19,22 +21,13 @@ const asSeconds = (value: number) => (value >= 1e11 ? Math.floor(value / 1000) :
 
 const text = (value: string | undefined) => value?.trim() || undefined;
 
-export function drawingFilterFromQuery(query: Query, reader: { userId: number; admin: boolean }): DrawingFilter {
+export function taskFilterFromQuery(kind: TaskKind, query: Query, reader: TaskReader): TaskFilter {
+  const inClock = kind === "drawing" ? asMilliseconds : asSeconds;
   return {
     userId: reader.admin ? undefined : reader.userId,
     channelId: reader.admin ? integer(query.channel_id) : 0,
-    mjId: text(query.mj_id),
-    startMs: asMilliseconds(integer(query.start_timestamp)),
-    endMs: asMilliseconds(integer(query.end_timestamp)),
-  };
-}
-
-export function asyncTaskFilterFromQuery(query: Query, reader: { userId: number; admin: boolean }): AsyncTaskFilter {
-  return {
-    userId: reader.admin ? undefined : reader.userId,
-    channelId: reader.admin ? integer(query.channel_id) : 0,
-    taskId: text(query.task_id),
-    startSeconds: asSeconds(integer(query.start_timestamp)),
-    endSeconds: asSeconds(integer(query.end_timestamp)),
+    upstreamId: text(query[upstreamIdField[kind]]),
+    from: inClock(integer(query.start_timestamp)),
+    to: inClock(integer(query.end_timestamp)),
   };
 }

@@ -10,7 +10,7 @@
 // the user nothing). A task can fail upstream in that moment; its refund then finds no charge
 // yet. It is left unrefunded while the row still says it was charged and the settlement can
 // still be under way (settlementGrace after submission); the sweep of unrefunded failures
-// (mj-poll.ts, suno-poll.ts) comes back to it once the charge is there. A failed settlement sets
+// (relay/tasks/task-poller.ts) comes back to it once the charge is there. A failed settlement sets
 // the row's quota to 0, and a settlement lost in a crash never comes: both end as refunded with
 // nothing to give back.
 //
@@ -23,7 +23,9 @@
 // The refund reverses the charge: the user's quota comes back and their used quota goes down by
 // the same amount (so quota + used quota is unchanged, and used quota = consumption logs minus
 // refund logs), likewise the token's remaining and used quota and the channel's used quota. The
-// request count stays: the request was made. The log entry is a system entry (type 4) carrying
+// request count stays: the request was made. A token with a period budget also gets the charge
+// back in its period's sum, when the charge fell in the current period and the sum still counts
+// that period (a period since started over never counted it). The log entry is a system entry (type 4) carrying
 // the amount, with other.refund = true and the charge's request id.
 import { and, eq, sql } from "drizzle-orm";
 import { nowMs, nowSeconds } from "../../clock.ts";
@@ -34,7 +36,9 @@ import { logger } from "../../logger.ts";
 import { reservationBook } from "../billing/reservation-book.ts";
 import { LogType } from "../logs/log-types.ts";
 import { formatQuota } from "../pricing/quota-format.ts";
+import { periodStartOf } from "../tokens/quota-period.ts";
 import { TaskStatus } from "./task-states.ts";
+import type { TaskKind, TaskRowBase, TaskStore } from "./task-store.ts";
 
 type Refunded = { quota: number; tokenKey?: string; userId?: number; tokenId?: number };
 
@@ -57,6 +61,7 @@ function* refundCharge(tx: Db, requestId: string, content: string, taskId: strin
   );
   let tokenKey: string | undefined;
   if (charge.token_id) {
+    const chargePeriod = yield* currentPeriodOfCharge(tx, charge.token_id, Number(charge.created_at));
     const [token] = yield* run(
       tx
         .update(t.tokens)
@@ -65,6 +70,7 @@ function* refundCharge(tx: Db, requestId: string, content: string, taskId: strin
           used_quota: sql`${t.tokens.used_quota} - ${quota}`,
           // An exhausted token that has quota again is usable again (status 4 -> 1).
           status: sql`case when ${t.tokens.status} = 4 and ${t.tokens.remain_quota} + ${quota} > 0 then 1 else ${t.tokens.status} end`,
+          ...(chargePeriod ? { period_used_quota: periodSumLess(quota, chargePeriod) } : {}),
         })
         .where(eq(t.tokens.id, charge.token_id))
         .returning({ key: t.tokens.key }),
@@ -72,7 +78,12 @@ function* refundCharge(tx: Db, requestId: string, content: string, taskId: strin
     tokenKey = token?.key;
   }
   if (charge.channel_id) {
-    yield* run(tx.update(t.channels).set({ used_quota: sql`${t.channels.used_quota} - ${quota}` }).where(eq(t.channels.id, charge.channel_id)));
+    yield* run(
+      tx
+        .update(t.channels)
+        .set({ used_quota: sql`${t.channels.used_quota} - ${quota}` })
+        .where(eq(t.channels.id, charge.channel_id)),
+    );
   }
   yield* run(
     tx.insert(t.logs).values({
@@ -96,6 +107,21 @@ function* refundCharge(tx: Db, requestId: string, content: string, taskId: strin
   return { quota, tokenKey, userId: charge.user_id, tokenId: charge.token_id ?? 0 };
 }
 
+/**
+ * The start of the token's current period when the charge made at `chargedAt` (unix seconds)
+ * fell in it; 0 when the token has no period budget or the charge belongs to an earlier period.
+ */
+function* currentPeriodOfCharge(tx: Db, tokenId: number, chargedAt: number): Generator<Query, number, unknown> {
+  const [token] = yield* run(tx.select({ period: t.tokens.quota_period }).from(t.tokens).where(eq(t.tokens.id, tokenId)));
+  if (!token?.period) return 0;
+  const current = periodStartOf(token.period);
+  return current && periodStartOf(token.period, chargedAt * 1000) === current ? current : 0;
+}
+
+/** The period's sum less the refund while it counts the period starting at `periodStart` (never below zero). */
+const periodSumLess = (quota: number, periodStart: number) =>
+  sql`case when ${t.tokens.period_start} <> ${periodStart} then ${t.tokens.period_used_quota} when ${t.tokens.period_used_quota} >= ${quota} then ${t.tokens.period_used_quota} - ${quota} else 0 end`;
+
 const shortReason = (reason: string) => (reason.length > 200 ? `${reason.slice(0, 200)}…` : reason);
 
 async function finish(refunded: Refunded): Promise<number> {
@@ -103,7 +129,9 @@ async function finish(refunded: Refunded): Promise<number> {
     // After the commit, never before: a refund rolled back must not move the book's versions.
     await reservationBook()
       .refunded({ userId: refunded.userId, tokenId: refunded.tokenId ?? 0, amount: refunded.quota })
-      .catch((error) => logger.warn("reservation book not told of a refund", { error: error instanceof Error ? error.message : String(error) }));
+      .catch((error) =>
+        logger.warn("reservation book not told of a refund", { error: error instanceof Error ? error.message : String(error) }),
+      );
   }
   if (refunded.tokenKey) await announceChange("tokens", refunded.tokenKey);
   return refunded.quota;
@@ -133,44 +161,45 @@ function* settlementPending(tx: Db, task: FailedTask): Generator<Query, boolean,
   return !(yield* chargeSettled(tx, task.requestId));
 }
 
-/** Refunds a failed drawing task once; the amount refunded (0 when already done or nothing was charged). */
-export async function refundDrawing(id: number): Promise<number> {
-  const refunded = await transact(function* (tx) {
-    const open = and(eq(t.midjourneys.id, id), eq(t.midjourneys.refunded, false), eq(t.midjourneys.status, TaskStatus.failure));
-    const [found] = yield* run(
-      tx
-        .select({ requestId: t.midjourneys.request_id, quota: t.midjourneys.quota, submitted: t.midjourneys.submit_time, taskId: t.midjourneys.mj_id, reason: t.midjourneys.fail_reason })
-        .from(t.midjourneys)
-        .where(open),
-    );
-    if (!found) return { quota: 0 };
-    const task: FailedTask = { ...found, quota: Number(found.quota), submittedAtMs: Number(found.submitted) };
-    if (yield* settlementPending(tx, task)) return { quota: 0 };
-    const [marked] = yield* run(tx.update(t.midjourneys).set({ refunded: true }).where(open).returning({ id: t.midjourneys.id }));
-    if (!marked) return { quota: 0 };
-    const content = `构图失败 ${task.taskId}（${shortReason(task.reason)}）`; // i18n-exempt: stored log text
-    return yield* refundCharge(tx, task.requestId, content, task.taskId);
-  });
-  return finish(refunded);
-}
+/** The words of a refund's log entry, per kind. */
+const failedWords: Record<TaskKind, string> = {
+  drawing: "构图失败", // i18n-exempt: stored log text
+  music: "异步任务执行失败", // i18n-exempt: stored log text
+};
 
-/** Refunds a failed asynchronous task once; the amount refunded. */
-export async function refundAsyncTask(id: number): Promise<number> {
+/** A task store, as far as a refund needs it. */
+type RefundableTasks = Pick<TaskStore<TaskRowBase, unknown, unknown>, "kind" | "table" | "columns" | "clockMs">;
+
+/** Refunds a failed task once; the amount refunded (0 when already done or nothing was charged). */
+export async function refundTask(tasks: RefundableTasks, id: number): Promise<number> {
+  const table = tasks.table();
+  const c = tasks.columns();
   const refunded = await transact(function* (tx) {
-    const open = and(eq(t.tasks.id, id), eq(t.tasks.refunded, false), eq(t.tasks.status, TaskStatus.failure));
+    const open = and(eq(c.id, id), eq(c.refunded, false), eq(c.status, TaskStatus.failure));
     const [found] = yield* run(
       tx
-        .select({ requestId: t.tasks.request_id, quota: t.tasks.quota, submitted: t.tasks.submit_time, taskId: t.tasks.task_id, reason: t.tasks.fail_reason })
-        .from(t.tasks)
+        .select({ requestId: c.requestId, quota: c.quota, submitted: c.submitTime, taskId: c.upstreamId, reason: c.failReason })
+        .from(table)
         .where(open),
     );
     if (!found) return { quota: 0 };
-    // The tasks table keeps seconds, the midjourneys table milliseconds.
-    const task: FailedTask = { ...found, quota: Number(found.quota), submittedAtMs: Number(found.submitted) * 1000 };
+    const task: FailedTask = {
+      requestId: String(found.requestId),
+      quota: Number(found.quota),
+      submittedAtMs: Number(found.submitted) * tasks.clockMs,
+      taskId: String(found.taskId),
+      reason: String(found.reason),
+    };
     if (yield* settlementPending(tx, task)) return { quota: 0 };
-    const [marked] = yield* run(tx.update(t.tasks).set({ refunded: true }).where(open).returning({ id: t.tasks.id }));
+    const [marked] = yield* run(
+      tx
+        .update(table)
+        .set({ refunded: true } as never)
+        .where(open)
+        .returning({ id: c.id }),
+    );
     if (!marked) return { quota: 0 };
-    const content = `异步任务执行失败 ${task.taskId}（${shortReason(task.reason)}）`; // i18n-exempt: stored log text
+    const content = `${failedWords[tasks.kind]} ${task.taskId}（${shortReason(task.reason)}）`; // i18n-exempt: stored log text
     return yield* refundCharge(tx, task.requestId, content, task.taskId);
   });
   return finish(refunded);

@@ -1,4 +1,4 @@
-// The life of a drawing or music task (spec §4 Drawing task status, Async task): the states an
+// The life of a drawing or music task (docs/COMPATIBILITY.md, Tasks): the states an
 // upstream reports, in the order a task goes through them. A task never moves backwards: an
 // update that reports an earlier state than the one stored (a late poll answer, a callback that
 // arrives after the poller saw the end) changes nothing, and a finished task stays finished.
@@ -34,7 +34,7 @@ export function isFinished(status: string): boolean {
 }
 
 /** The percentage of a progress text ("45%" -> 45); 0 when unreadable. */
-export function progressPercent(progress: string): number {
+function progressPercent(progress: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(progress);
   return match ? Math.min(100, Number(match[1])) : 0;
 }

@@ -1,10 +1,10 @@
 // How stored tasks are shown: to relay clients in the upstream's own shapes (midjourney-proxy's
-// camelCase task, the Suno proxies' task), and to /api and the console as rows with the spec's
-// fields (§3 Drawing task, Async task). Internal columns (the charge's request id, the client's
+// camelCase task, the Suno proxies' task), and to /api and the console as rows with new-api's
+// fields for drawing and music tasks. Internal columns (the charge's request id, the client's
 // callback URL) are never shown; only admins see the channel.
 import { optionBool, optionText } from "../options/options.ts";
-import type { AsyncTaskRow } from "./async-task-store.ts";
-import type { DrawingRow } from "./drawing-store.ts";
+import type { DrawingRow } from "./drawing-tasks.ts";
+import type { MusicRow } from "./music-tasks.ts";
 
 function parsed<T>(text: string, fallback: T): T {
   if (!text) return fallback;
@@ -41,8 +41,6 @@ export function drawingDto(row: DrawingRow) {
   };
 }
 
-export type DrawingView = ReturnType<typeof drawingView>;
-
 export function drawingView(row: DrawingRow, admin: boolean) {
   return {
     id: row.id,
@@ -69,7 +67,7 @@ export function drawingView(row: DrawingRow, admin: boolean) {
   };
 }
 
-export function asyncTaskDto(row: AsyncTaskRow) {
+export function musicDto(row: MusicRow) {
   return {
     task_id: row.task_id,
     action: row.action,
@@ -83,9 +81,7 @@ export function asyncTaskDto(row: AsyncTaskRow) {
   };
 }
 
-export type AsyncTaskView = ReturnType<typeof asyncTaskView>;
-
-export function asyncTaskView(row: AsyncTaskRow, admin: boolean) {
+export function musicView(row: MusicRow, admin: boolean) {
   return {
     id: row.id,
     created_at: row.created_at,

@@ -1,7 +1,9 @@
-// Chat links (spec §2 Token list, /chat, /chat2link): the admin's templates from the Chats
+// Chat links (the token list's chat action, /chat, /chat2link): the admin's templates from the Chats
 // option (and the older single ChatLink option) with {key} and {address} filled in.
 import { isSafeChatTemplate, webLinkOrEmpty } from "../options/link-rules.ts";
 import { optionJson, optionText } from "../options/options.ts";
+import { defaultChats } from "../options/option-registry.ts";
+import type { Translate } from "../../i18n/i18n.ts";
 
 export type ChatLink = { name: string; template: string };
 
@@ -17,8 +19,19 @@ export function chatLinks(): ChatLink[] {
   });
 }
 
+const defaultChatNames = new Set(defaultChats.flatMap((chat) => Object.keys(chat)));
+
 /**
- * Why no chat link can be offered, as the message to show (spec §8 Token): the admin set none,
+ * A chat link's name as shown: the names the Chats option ships with are catalog keys, read in
+ * the visitor's language; a name the admin wrote stays as written (it is data, and may hold
+ * anything, "{{" included).
+ */
+export function chatLinkName(name: string, t: Translate): string {
+  return defaultChatNames.has(name) ? t(name) : name;
+}
+
+/**
+ * Why no chat link can be offered, as the message to show: the admin set none,
  * or the Chats option holds entries that are not {name: template} pairs.
  */
 export function missingChatLinkMessage(): string {

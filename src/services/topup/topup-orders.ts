@@ -22,7 +22,7 @@ export const payInput = topUpAmountInput.extend({
   payment_method: z.string({ error: "不支持的支付方式" }),
 });
 
-export function requireOnlineTopUp(): void {
+function requireOnlineTopUp(): void {
   if (!onlineTopUpEnabled()) throw new AppError("forbidden", "管理员未开启在线充值！");
 }
 

@@ -1,4 +1,4 @@
-// What an online top-up costs and credits (spec §5 Wallet, §7 Payment; new-api-behaviour §4.7).
+// What an online top-up costs and credits (docs/COMPATIBILITY.md, Quota units and prices).
 // The amount is in dollars of quota when the site shows currency, else in quota points. Money =
 // dollars x Price x the top-up ratio of the user's group, in cents so no float drifts into money.
 import { z } from "zod";
@@ -31,7 +31,7 @@ export function minimumTopUp(): number {
 }
 
 /** TopupGroupRatio for a group; missing, zero or negative ratios count as 1. */
-export function topUpGroupRatio(group: string): number {
+function topUpGroupRatio(group: string): number {
   const ratios = optionJson<Record<string, unknown>>("TopupGroupRatio");
   const ratio = ratios && typeof ratios === "object" ? ratios[group] : undefined;
   return typeof ratio === "number" && Number.isFinite(ratio) && ratio > 0 ? ratio : 1;

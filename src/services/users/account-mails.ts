@@ -5,7 +5,7 @@ import type { Language } from "../../i18n/languages.ts";
 import { sendMail } from "../notify/mailer.ts";
 import { optionText } from "../options/options.ts";
 
-const escape = (text: string) => Bun.escapeHTML(text);
+const escapeHtml = (text: string) => Bun.escapeHTML(text);
 
 export async function mailVerificationCode(to: string, code: string, minutes: number, language: Language): Promise<void> {
   const t = translator(language);
@@ -16,7 +16,7 @@ export async function mailVerificationCode(to: string, code: string, minutes: nu
   await sendMail({
     to,
     subject: t("{{system}}邮箱验证邮件", { system }),
-    html: `<p>${escape(greeting)}</p><p>${escape(codeLabel)}<strong>${escape(code)}</strong></p><p>${escape(validity)}</p>`,
+    html: `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(codeLabel)}<strong>${escapeHtml(code)}</strong></p><p>${escapeHtml(validity)}</p>`,
   });
 }
 
@@ -26,10 +26,10 @@ export async function mailResetLink(to: string, link: string, minutes: number, l
   const greeting = t("您好，你正在进行{{system}}密码重置。", { system });
   const instruction = t("点击下面的链接进行密码重置：");
   const validity = t("重置链接 {{minutes}} 分钟内有效，如果不是本人操作，请忽略。", { minutes });
-  const safeLink = escape(link);
+  const safeLink = escapeHtml(link);
   await sendMail({
     to,
     subject: t("{{system}}密码重置", { system }),
-    html: `<p>${escape(greeting)}</p><p>${escape(instruction)}<br><a href="${safeLink}">${safeLink}</a></p><p>${escape(validity)}</p>`,
+    html: `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(instruction)}<br><a href="${safeLink}">${safeLink}</a></p><p>${escapeHtml(validity)}</p>`,
   });
 }

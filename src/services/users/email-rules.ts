@@ -1,4 +1,4 @@
-// Which email addresses the site accepts (spec §3 Email options, §5 Email bind): a well-formed
+// Which email addresses the site accepts (sign-up and email binding): a well-formed
 // address, only whitelisted domains when EmailDomainRestrictionEnabled, and no "+" aliases when
 // EmailAliasRestrictionEnabled. Addresses are compared in lower case everywhere.
 import { z } from "zod";
@@ -12,7 +12,7 @@ export function normalizeEmail(email: string): string {
 }
 
 /** The whitelist option as a clean list: trimmed, lower case, no empty or repeated entries. */
-export function whitelistedDomains(): string[] {
+function whitelistedDomains(): string[] {
   const domains = optionText("EmailDomainWhitelist")
     .split(",")
     .map((domain) => domain.trim().toLowerCase())

@@ -1,4 +1,4 @@
-// Email codes (spec §7: GET /api/verification sends one; registration with
+// Email codes (GET /api/verification sends one; registration with
 // EmailVerificationEnabled and GET /api/oauth/email/bind use it up). A code is valid three
 // minutes, bound to the address, single-use, and dies after five wrong tries; an address gets
 // at most one mail per 30 seconds, matching the console's countdown.
@@ -13,8 +13,8 @@ import { emailTaken } from "./user-queries.ts";
 import type { UserRow } from "./user-view.ts";
 import { updateLiveUser } from "./user-writes.ts";
 
-export const emailCodeSeconds = 180;
-export const mailResendSeconds = 30;
+const emailCodeSeconds = 180;
+const mailResendSeconds = 30;
 
 /**
  * Refuses a second mail of one kind to one address within the resend countdown. A window of one,

@@ -1,4 +1,4 @@
-// Referral earnings (spec §5 Referral transfer, new-api aff flow): invite rewards accrue in
+// Referral earnings (new-api's aff flow and transfer): invite rewards accrue in
 // aff_quota and become spendable only when moved to the balance. The move is one conditional
 // update, so earnings are never spent twice, and it is logged as a top-up of the balance.
 import { and, eq, gte, isNull, sql } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Saving the quota-alert preferences a user keeps in users.setting (spec §3 User setting, §7
+// Saving the quota-alert preferences a user keeps in users.setting (docs/COMPATIBILITY.md, Notifications;
 // PUT /api/user/setting): exactly notify_type, quota_warning_threshold, webhook_url,
 // webhook_secret and notification_email. notify/notify-settings.ts reads them back (for the
 // alerts of notify/quota-alerts.ts and for the form).
@@ -16,7 +16,7 @@ export type NotificationSetting = {
   notification_email: string;
 };
 
-/** Spec §9: 100000 ($0.2), 500000 ($1), 1000000, 5000000; 500000 when nothing is stored. */
+/** The form's presets: 100000 ($0.2), 500000 ($1), 1000000, 5000000; 500000 when nothing is stored. */
 export const thresholdPresets = [100_000, 500_000, 1_000_000, 5_000_000];
 export const defaultThreshold = 500_000;
 

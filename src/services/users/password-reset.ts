@@ -1,4 +1,4 @@
-// Forgotten passwords (spec §2 Reset, §7): GET /api/reset_password mails a link to /user/reset
+// Forgotten passwords (/reset and /user/reset in the console): GET /api/reset_password mails a link to /user/reset
 // with the address and a one-time token; POST /api/user/reset with both sets a new random
 // password and returns it. The link is single-use and lives ten minutes; using it ends every
 // session and the system access token of the account.
@@ -18,7 +18,7 @@ import { randomAlphanumeric } from "./random-codes.ts";
 import { findLiveUserByEmail } from "./user-queries.ts";
 import { z } from "zod";
 
-export const resetLinkSeconds = 600;
+const resetLinkSeconds = 600;
 
 /** Mails the reset link; `origin` is used when the site address option is empty. */
 export async function sendResetLink(rawEmail: unknown, origin: string, language: Language): Promise<void> {

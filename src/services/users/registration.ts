@@ -1,5 +1,5 @@
 // Creating accounts: the root account on an empty store, and self-registration with invite
-// rewards (spec §5 Register, new-api registration rules).
+// rewards, by new-api's registration rules and messages.
 import { eq, sql } from "drizzle-orm";
 import { nowSeconds } from "../../clock.ts";
 import { AppError, invalid } from "../../errors/app-error.ts";
@@ -94,11 +94,25 @@ export async function createAccount(account: NewAccount): Promise<UserRow> {
         );
         if (!user) throw new Error("user insert returned nothing");
         if (quotaForNewUser > 0) {
-          yield* run(insertLog(tx, { user_id: user.id, username: user.username, type: LogType.system, content: `新用户注册赠送 ${formatQuota(quotaForNewUser)}` })); // i18n-exempt: stored log text
+          yield* run(
+            insertLog(tx, {
+              user_id: user.id,
+              username: user.username,
+              type: LogType.system,
+              content: `新用户注册赠送 ${formatQuota(quotaForNewUser)}`, // i18n-exempt: stored log text
+            }),
+          );
         }
         if (inviter) {
           if (quotaForInvitee > 0) {
-            yield* run(insertLog(tx, { user_id: user.id, username: user.username, type: LogType.system, content: `使用邀请码赠送 ${formatQuota(quotaForInvitee)}` })); // i18n-exempt: stored log text
+            yield* run(
+              insertLog(tx, {
+                user_id: user.id,
+                username: user.username,
+                type: LogType.system,
+                content: `使用邀请码赠送 ${formatQuota(quotaForInvitee)}`, // i18n-exempt: stored log text
+              }),
+            );
           }
           yield* run(
             tx
@@ -111,7 +125,14 @@ export async function createAccount(account: NewAccount): Promise<UserRow> {
               .where(eq(t.users.id, inviter.id)),
           );
           if (quotaForInviter > 0) {
-            yield* run(insertLog(tx, { user_id: inviter.id, username: inviter.username, type: LogType.system, content: `邀请用户赠送 ${formatQuota(quotaForInviter)}` })); // i18n-exempt: stored log text
+            yield* run(
+              insertLog(tx, {
+                user_id: inviter.id,
+                username: inviter.username,
+                type: LogType.system,
+                content: `邀请用户赠送 ${formatQuota(quotaForInviter)}`, // i18n-exempt: stored log text
+              }),
+            );
           }
         }
         return user;

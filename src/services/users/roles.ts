@@ -1,6 +1,5 @@
-// Roles and statuses of users (spec §3, §4, §6).
+// Roles and statuses of users, as new-api numbers them (docs/COMPATIBILITY.md, Roles and permissions, Statuses).
 export const Role = { guest: 0, common: 1, admin: 10, root: 100 } as const;
-export type RoleValue = (typeof Role)[keyof typeof Role];
 
 export const UserStatus = { enabled: 1, banned: 2, nonEnableable: 3 } as const;
 

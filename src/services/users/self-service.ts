@@ -1,6 +1,6 @@
 // What a signed-in user does to their own account: profile, password (changed with the current
 // one, or set for the first time by accounts created by a social sign-in), system access token,
-// invite code (spec §2 Settings/Personal, §7 Personal).
+// invite code (the personal settings tab and /api/user/self).
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { nowSeconds } from "../../clock.ts";
 import { invalid } from "../../errors/app-error.ts";
@@ -19,7 +19,7 @@ import { updateLiveUser } from "./user-writes.ts";
 const unchangedPasswordSentinel = "$I_LOVE_U";
 
 /** How recent a sign-in must be to set a first password (a stolen old cookie cannot). */
-export const firstPasswordSignInSeconds = 10 * 60;
+const firstPasswordSignInSeconds = 10 * 60;
 
 export type SelfUpdateResult = { user: UserRow; passwordChanged: boolean };
 
@@ -46,7 +46,10 @@ export async function updateSelf(user: UserRow, body: unknown): Promise<SelfUpda
     if (!(await verifyPassword(input.original_password, user.password))) throw invalid("原密码错误");
   }
   if (Object.keys(changes).length === 0 && newPassword === undefined) return { user, passwordChanged: false };
-  const updated = await updateLiveUser(user.id, { ...changes, ...(newPassword !== undefined ? passwordChange(await hashPassword(newPassword)) : {}) });
+  const updated = await updateLiveUser(user.id, {
+    ...changes,
+    ...(newPassword !== undefined ? passwordChange(await hashPassword(newPassword)) : {}),
+  });
   return { user: updated, passwordChanged: newPassword !== undefined };
 }
 
@@ -80,7 +83,10 @@ export async function endAllSessions(user: UserRow): Promise<void> {
 /** GET /api/user/token: a new system access token; only its hash is kept, so it shows once. */
 export async function resetAccessToken(user: UserRow): Promise<string> {
   const token = randomAlphanumeric(32);
-  await db.update(t.users).set({ access_token: sha256Hex(token) }).where(eq(t.users.id, user.id));
+  await db
+    .update(t.users)
+    .set({ access_token: sha256Hex(token) })
+    .where(eq(t.users.id, user.id));
   return token;
 }
 

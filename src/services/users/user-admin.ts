@@ -1,6 +1,10 @@
-// User management for admins (spec §2 User management, §7 Users): the list and search (deleted
+// User management for admins (/user and /api/user/): the list and search (deleted
 // users included, shown as such), one user's details, and creating accounts. Responses never
 // carry password hashes or access tokens.
+import type { AuditActor } from "../audit/audit-actor.ts";
+import { rowChanges } from "../audit/audit-changes.ts";
+import { recordAudit } from "../audit/record-audit.ts";
+import { userAuditRules } from "./user-audit.ts";
 import { and, desc, eq, or, type SQL } from "drizzle-orm";
 import { invalid, notFound } from "../../errors/app-error.ts";
 import { containsText, countRows } from "../../store/dialect.ts";
@@ -60,13 +64,20 @@ export async function getUserForAdmin(actor: UserRow, id: number): Promise<UserV
 }
 
 /** POST /api/user/: always a common user (promotion is a separate, root-only step). */
-export async function createUserByAdmin(actor: UserRow, body: unknown): Promise<UserView> {
+export async function createUserByAdmin(actor: UserRow, body: unknown, auditActor: AuditActor): Promise<UserView> {
   const input = parseInput(createUserInput, body);
   if ((input.role ?? Role.common) >= actor.role) throw invalid("无法创建权限大于等于自己的用户");
   const user = await createAccount({
     username: input.username,
     password: input.password,
     displayName: input.display_name || input.username,
+  });
+  // createAccount's transaction also serves sign-ups (no actor there); the entry follows it.
+  await recordAudit(auditActor, {
+    action: "user.create",
+    targetType: "user",
+    targetId: user.id,
+    changes: rowChanges(undefined, user, userAuditRules),
   });
   return toAdminUserView(user);
 }

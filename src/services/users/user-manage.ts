@@ -1,14 +1,20 @@
-// Row actions of the user list (spec §4: promote, demote, disable, enable, delete) and deleting
+// Row actions of the user list (promote, demote, disable, enable, delete) and deleting
 // accounts. Every change of role or status, and every deletion, bumps the user's
 // session_version, so open sessions end at their next request on every instance. Deletion is
-// soft: the row stays (logs and money keep their owner), the username and bindings stay taken.
+// soft: the row stays (logs and money keep their owner), the username and bindings stay taken;
+// what the relay kept for the user (Responses API state) goes at once.
 import { eq, sql } from "drizzle-orm";
 import { forbidden, invalid } from "../../errors/app-error.ts";
 import { nowSeconds } from "../../clock.ts";
 import { db, t } from "../../store/client.ts";
+import type { AuditActor } from "../audit/audit-actor.ts";
+import { rowChanges } from "../audit/audit-changes.ts";
+import { recordAudit } from "../audit/record-audit.ts";
 import { parseInput } from "../parse-input.ts";
+import { forgetUserResponses } from "../responses/stored-responses.ts";
 import { manageableUser } from "./user-admin.ts";
 import { Role, UserStatus, isRoot } from "./roles.ts";
+import { userAuditRules } from "./user-audit.ts";
 import { manageUserInput } from "./user-schemas.ts";
 import type { UserRow } from "./user-view.ts";
 import { updateLiveUser } from "./user-writes.ts";
@@ -17,8 +23,10 @@ const sameOrHigher = "无权更新同权限等级或更高权限等级的用户�
 
 type Changes = { role?: number; status?: number; deleted_at?: number };
 
-function applyChanges(target: UserRow, changes: Changes): Promise<UserRow> {
-  return updateLiveUser(target.id, { ...changes, session_version: sql`${t.users.session_version} + 1` });
+async function applyChanges(target: UserRow, changes: Changes): Promise<UserRow> {
+  const updated = await updateLiveUser(target.id, { ...changes, session_version: sql`${t.users.session_version} + 1` });
+  if (changes.deleted_at !== undefined) await forgetUserResponses(target.id);
+  return updated;
 }
 
 function changesFor(actor: UserRow, target: UserRow, action: string): Changes {
@@ -40,11 +48,18 @@ function changesFor(actor: UserRow, target: UserRow, action: string): Changes {
   }
 }
 
+/** One write of the user's row; the audit entry follows it (updateLiveUser is its own statement). */
+async function applyAudited(auditActor: AuditActor, action: string, target: UserRow, changes: Changes): Promise<UserRow> {
+  const updated = await applyChanges(target, changes);
+  await recordAudit(auditActor, { action, targetType: "user", targetId: target.id, changes: rowChanges(target, updated, userAuditRules) });
+  return updated;
+}
+
 /** POST /api/user/manage: returns the user's new status and role for the row to take over. */
-export async function manageUser(actor: UserRow, body: unknown): Promise<{ status: number; role: number }> {
+export async function manageUser(actor: UserRow, body: unknown, auditActor: AuditActor): Promise<{ status: number; role: number }> {
   const input = parseInput(manageUserInput, body);
   const target = await manageableUserOrRoot(actor, input.id, input.action);
-  const updated = await applyChanges(target, changesFor(actor, target, input.action));
+  const updated = await applyAudited(auditActor, `user.${input.action}`, target, changesFor(actor, target, input.action));
   return { status: updated.status, role: updated.role };
 }
 
@@ -61,9 +76,9 @@ async function manageableUserOrRoot(actor: UserRow, id: number, action: string, 
 }
 
 /** DELETE /api/user/{id}: the same soft delete as the row action. */
-export async function deleteUserByAdmin(actor: UserRow, id: number): Promise<void> {
+export async function deleteUserByAdmin(actor: UserRow, id: number, auditActor: AuditActor): Promise<void> {
   const target = await manageableUserOrRoot(actor, id, "delete", "无权删除同权限等级或更高权限等级的用户");
-  await applyChanges(target, { deleted_at: nowSeconds() });
+  await applyAudited(auditActor, "user.delete", target, { deleted_at: nowSeconds() });
 }
 
 /** DELETE /api/user/self: the console sends the typed username to confirm. */

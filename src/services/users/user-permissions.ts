@@ -1,4 +1,4 @@
-// Who may act on whom (spec §6): nobody reads, edits, manages or deletes a user of the same or a
+// Who may act on whom (docs/COMPATIBILITY.md, Roles and permissions): nobody reads, edits, manages or deletes a user of the same or a
 // higher role, nor creates one; a super admin can never be disabled, deleted or demoted.
 import { forbidden } from "../../errors/app-error.ts";
 import type { UserRow } from "./user-view.ts";

@@ -10,7 +10,11 @@ export async function findUserById(id: number): Promise<UserRow | undefined> {
 
 /** A live (not deleted) user by id. */
 export async function findLiveUserById(id: number): Promise<UserRow | undefined> {
-  const [user] = await db.select().from(t.users).where(and(eq(t.users.id, id), isNull(t.users.deleted_at))).limit(1);
+  const [user] = await db
+    .select()
+    .from(t.users)
+    .where(and(eq(t.users.id, id), isNull(t.users.deleted_at)))
+    .limit(1);
   return user;
 }
 
@@ -46,7 +50,7 @@ export async function emailTaken(email: string): Promise<boolean> {
   return row !== undefined;
 }
 
-export type SocialColumn = "github_id" | "wechat_id" | "telegram_id" | "linux_do_id";
+export type SocialColumn = "github_id" | "wechat_id" | "telegram_id" | "linux_do_id" | "oidc_id";
 
 /** The user (deleted ones included) a social account is bound to. */
 export async function findUserBySocialId(column: SocialColumn, value: string): Promise<UserRow | undefined> {

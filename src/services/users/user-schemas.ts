@@ -1,16 +1,16 @@
-// Inputs of the account endpoints, with the specification's messages (§5 Accounts).
+// Inputs of the account endpoints, with new-api's messages (docs/COMPATIBILITY.md, Messages).
 import { z } from "zod";
+import { captureUntilField } from "../captures/capture-window.ts";
 import { integerField } from "../integer-field.ts";
 import { optionalText, requiredText } from "../parse-input.ts";
 
-export const passwordRule = z
-  .string()
-  .min(8, "密码长度不得小于 8 位！")
-  .max(20, "密码长度不得超过 20 位！");
+export const passwordRule = z.string().min(8, "密码长度不得小于 8 位！").max(20, "密码长度不得超过 20 位！");
 
 export const loginInput = z.object({
   username: requiredText("请输入用户名和密码！"),
   password: z.string({ error: "请输入用户名和密码！" }).min(1, "请输入用户名和密码！"),
+  /** Only asked of root with the default password from another address (onboarding/setup-code.ts). */
+  setup_code: z.string().max(64).optional().catch(undefined),
 });
 
 export const registerInput = z
@@ -37,9 +37,7 @@ export const updateSelfInput = z
     message: "两次输入的密码不一致！",
   });
 
-export type RegisterInput = z.infer<typeof registerInput>;
-
-/** Quota fields: "parsed to an integer" (spec §5); absent means unchanged. */
+/** Quota fields are parsed to an integer; absent means unchanged. */
 const optionalInteger = (message: string) => integerField(message).optional();
 
 const positiveId = z.coerce.number({ error: "无效的参数" }).int("无效的参数").positive("无效的参数");
@@ -61,6 +59,8 @@ export const updateUserInput = z.object({
   /** Added to the current quota (may be negative); preferred over `quota` by the console. */
   add_quota: optionalInteger("额度必须是整数"),
   role: optionalInteger("无效的参数"),
+  /** The request inspector's window for all the user's calls (capture-window.ts). */
+  capture_until: captureUntilField(),
 });
 
 export const manageUserInput = z.object({

@@ -1,4 +1,4 @@
-// PUT /api/user/: an admin edits a user of a lower role (spec §2 edit panel, §5 Edit user):
+// PUT /api/user/: an admin edits a user of a lower role (the console's edit panel):
 // username, display name, password, group and quota. Quota changes are exact: an added amount
 // (may be negative) or a new total, applied to the current value inside one transaction, never
 // below zero, and written to the log as an admin entry (type 3) carrying the signed change.
@@ -7,6 +7,9 @@ import { AppError, invalid } from "../../errors/app-error.ts";
 import { isUniqueViolation } from "../../store/dialect.ts";
 import { t, transact } from "../../store/client.ts";
 import { run } from "../../store/transact.ts";
+import type { AuditActor } from "../audit/audit-actor.ts";
+import { rowChanges } from "../audit/audit-changes.ts";
+import { auditEntry } from "../audit/record-audit.ts";
 import { announceChange } from "../change-notices.ts";
 import { LogType } from "../logs/log-types.ts";
 import { insertLog } from "../logs/record-log.ts";
@@ -14,15 +17,17 @@ import { groupRatios } from "../groups/user-groups.ts";
 import { parseInput } from "../parse-input.ts";
 import { formatQuota } from "../pricing/quota-format.ts";
 import { manageableUser } from "./user-admin.ts";
+import { checkCaptureUntil } from "../captures/capture-window.ts";
 import { hashPassword } from "./passwords.ts";
 import { passwordRule, updateUserInput } from "./user-schemas.ts";
+import { userAuditRules } from "./user-audit.ts";
 import { toAdminUserView, type UserRow, type UserView } from "./user-view.ts";
 
 /** new-api's console sends this to mean "password unchanged". */
 const unchangedPassword = "$I_LOVE_U";
 const sameOrHigher = "无权更新同权限等级或更高权限等级的用户信息";
 
-export async function updateUserByAdmin(actor: UserRow, body: unknown): Promise<UserView> {
+export async function updateUserByAdmin(actor: UserRow, body: unknown, auditActor: AuditActor): Promise<UserView> {
   const input = parseInput(updateUserInput, body);
   const target = await manageableUser(actor, input.id, sameOrHigher);
   // Roles change only through promote/demote; asking for one at or above your own is refused.
@@ -35,6 +40,8 @@ export async function updateUserByAdmin(actor: UserRow, body: unknown): Promise<
     if (!Object.hasOwn(groupRatios(), input.group)) throw invalid("分组不存在");
     changes.group = input.group;
   }
+  const captureUntil = checkCaptureUntil(input.capture_until, Number(target.capture_until), actor.role);
+  if (captureUntil !== Number(target.capture_until)) changes.capture_until = captureUntil;
   const newPassword = input.password && input.password !== unchangedPassword ? input.password : undefined;
   if (newPassword !== undefined) {
     const checked = passwordRule.safeParse(newPassword);
@@ -44,7 +51,13 @@ export async function updateUserByAdmin(actor: UserRow, body: unknown): Promise<
 
   try {
     const updated = await transact(function* (tx) {
-      const [current] = yield* run(tx.select().from(t.users).where(and(eq(t.users.id, target.id), isNull(t.users.deleted_at))).limit(1));
+      const [current] = yield* run(
+        tx
+          .select()
+          .from(t.users)
+          .where(and(eq(t.users.id, target.id), isNull(t.users.deleted_at)))
+          .limit(1),
+      );
       if (!current) throw invalid("用户不存在");
       const quota = input.add_quota ? current.quota + input.add_quota : (input.quota ?? current.quota);
       if (quota < 0) throw invalid("用户额度不能为负数");
@@ -63,6 +76,13 @@ export async function updateUserByAdmin(actor: UserRow, body: unknown): Promise<
           .returning(),
       );
       if (!row) throw new AppError("conflict", "用户额度刚刚发生了变化，请刷新后重试");
+      // A quota change here is an admin's top-up (or deduction): before and after are in the entry.
+      yield* auditEntry(tx, auditActor, {
+        action: "user.update",
+        targetType: "user",
+        targetId: row.id,
+        changes: rowChanges(current, row, userAuditRules),
+      });
       if (quota !== current.quota) {
         yield* run(
           insertLog(tx, {

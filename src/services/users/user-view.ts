@@ -12,7 +12,7 @@ export function toUserView(user: UserRow): UserView {
   return { ...rest, DeletedAt: deleted_at };
 }
 
-/** The small record returned by login and kept by the console (spec §4 Session). */
+/** The small record returned by login and kept by the console (it sends the id back as New-Api-User). */
 export function toSessionUser(user: UserRow) {
   return {
     id: user.id,

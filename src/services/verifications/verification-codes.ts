@@ -13,7 +13,9 @@ export type VerificationPurpose =
   | "email_bind"
   | "oauth_state"
   | "wechat_login"
-  | "wechat_bind";
+  | "wechat_bind"
+  | "login_2fa"
+  | "webauthn";
 
 const maxAttempts = 5;
 
@@ -26,9 +28,7 @@ export async function issueCode(
   const code = options.code ?? randomAlphanumeric(options.length ?? 6);
   const now = nowSeconds();
   await transact(function* (tx) {
-    yield* run(
-      tx.delete(t.verifications).where(and(eq(t.verifications.purpose, purpose), eq(t.verifications.subject, subject))),
-    );
+    yield* run(tx.delete(t.verifications).where(and(eq(t.verifications.purpose, purpose), eq(t.verifications.subject, subject))));
     yield* run(
       tx.insert(t.verifications).values({
         purpose,
@@ -47,11 +47,7 @@ export async function issueCode(
  * Checks and uses up a code for (purpose, subject). Returns the stored payload when it matched,
  * or undefined when the code is wrong, expired, already used or tried too often.
  */
-export async function consumeCode(
-  purpose: VerificationPurpose,
-  subject: string,
-  code: string,
-): Promise<{ payload: string } | undefined> {
+export async function consumeCode(purpose: VerificationPurpose, subject: string, code: string): Promise<{ payload: string } | undefined> {
   const now = nowSeconds();
   const hash = sha256Hex(code.trim());
   return transact(function* (tx) {
@@ -71,7 +67,12 @@ export async function consumeCode(
     );
     if (!row || row.attempts >= maxAttempts) return undefined;
     if (row.code_hash !== hash) {
-      yield* run(tx.update(t.verifications).set({ attempts: row.attempts + 1 }).where(eq(t.verifications.id, row.id)));
+      yield* run(
+        tx
+          .update(t.verifications)
+          .set({ attempts: row.attempts + 1 })
+          .where(eq(t.verifications.id, row.id)),
+      );
       return undefined;
     }
     // The conditional update makes two simultaneous uses of one code succeed at most once.

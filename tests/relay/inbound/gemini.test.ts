@@ -4,8 +4,8 @@
 // x-goog-api-key or ?key=, billing to the unit, the log's inbound format, and Google's errors.
 import { ApiError, FinishReason, FunctionCallingConfigMode, GoogleGenAI, Type } from "@google/genai";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { addToken, n, one } from "../relay-world.ts";
-import { expectCharged, lastLog, lastReceived, priceOf, startInboundWorld, type InboundWorld } from "./inbound-world.ts";
+import { addToken, n, one } from "../../helpers/relay-world.ts";
+import { expectCharged, lastLog, lastReceived, priceOf, startInboundWorld, type InboundWorld } from "../../helpers/inbound-world.ts";
 
 let world: InboundWorld;
 const model = "gemini-over-openai";
@@ -72,11 +72,23 @@ describe("over an OpenAI channel (converted)", () => {
 
   test("function calling: declarations become tools, the call comes back as functionCall, its response as a tool message", async () => {
     world.upstream.behave(channelKey, { toolCalls: [{ name: "get_weather", arguments: '{"city":"Oslo"}' }] });
-    const config = { tools: [{ functionDeclarations: [weather] }], toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } } };
+    const config = {
+      tools: [{ functionDeclarations: [weather] }],
+      toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } },
+    };
     const first = await genai().models.generateContent({ model, contents: "Weather in Oslo?", config });
     expect(first.functionCalls).toEqual([{ id: "call_mock0", name: "get_weather", args: { city: "Oslo" } }]);
     expect(lastReceived(world, channelKey).json).toMatchObject({
-      tools: [{ type: "function", function: { name: "get_weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "Current weather",
+            parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+          },
+        },
+      ],
       tool_choice: "required",
     });
 
@@ -93,7 +105,11 @@ describe("over an OpenAI channel (converted)", () => {
     expect(second.text).toBe("Cold.");
     expect(lastReceived(world, channelKey).json.messages).toEqual([
       { role: "user", content: "Weather in Oslo?" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_mock0", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_mock0", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }],
+      },
       { role: "tool", tool_call_id: "call_mock0", content: '{"temperature":-3}' },
     ]);
   });
@@ -101,7 +117,11 @@ describe("over an OpenAI channel (converted)", () => {
   test("function calls in a stream arrive whole in the last response", async () => {
     world.upstream.behave(channelKey, { chunks: 0, toolCalls: [{ name: "get_weather", arguments: '{"city":"Lima"}' }] });
     const calls = [];
-    for await (const chunk of await genai().models.generateContentStream({ model, contents: "Lima?", config: { tools: [{ functionDeclarations: [weather] }] } })) {
+    for await (const chunk of await genai().models.generateContentStream({
+      model,
+      contents: "Lima?",
+      config: { tools: [{ functionDeclarations: [weather] }] },
+    })) {
       calls.push(...(chunk.functionCalls ?? []));
     }
     expect(calls).toEqual([{ id: "call_mock0", name: "get_weather", args: { city: "Lima" } }]);
@@ -111,7 +131,11 @@ describe("over an OpenAI channel (converted)", () => {
     world.upstream.behave(channelKey, { reasoning: "Hmm.", content: "Yes." });
     const plain = await genai().models.generateContent({ model, contents: "?" });
     expect(plain.candidates?.[0]?.content?.parts).toEqual([{ text: "Yes." }]);
-    const shown = await genai().models.generateContent({ model, contents: "?", config: { thinkingConfig: { includeThoughts: true, thinkingBudget: 20_000 } } });
+    const shown = await genai().models.generateContent({
+      model,
+      contents: "?",
+      config: { thinkingConfig: { includeThoughts: true, thinkingBudget: 20_000 } },
+    });
     expect(shown.candidates?.[0]?.content?.parts).toEqual([{ text: "Hmm.", thought: true }, { text: "Yes." }]);
     expect(lastReceived(world, channelKey).json.reasoning_effort).toBe("high");
   });
@@ -125,7 +149,9 @@ describe("over an OpenAI channel (converted)", () => {
     );
     const one = await genai().models.get({ model });
     expect(one).toMatchObject({ name: `models/${model}`, supportedActions: expect.arrayContaining(["generateContent"]) });
-    const missing = await genai().models.get({ model: "no-such-model" }).catch((caught) => caught);
+    const missing = await genai()
+      .models.get({ model: "no-such-model" })
+      .catch((caught) => caught);
     expect(missing).toBeInstanceOf(ApiError);
     expect(missing.status).toBe(404);
   });
@@ -151,7 +177,9 @@ describe("over an OpenAI channel (converted)", () => {
 
 describe("errors in Google's shape", () => {
   test("a bad key: 401 UNAUTHENTICATED", async () => {
-    const error = await genai("sk-nope").models.generateContent({ model, contents: "hi" }).catch((caught) => caught);
+    const error = await genai("sk-nope")
+      .models.generateContent({ model, contents: "hi" })
+      .catch((caught) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(401);
     const raw = await fetch(`${world.server.url}/v1beta/models/${model}:generateContent`, {
@@ -164,11 +192,17 @@ describe("errors in Google's shape", () => {
 
   test("an upstream 429 is RESOURCE_EXHAUSTED; a missing contents INVALID_ARGUMENT; a stream without alt=sse is refused", async () => {
     world.upstream.behave(channelKey, { status: 429 });
-    const limited = await genai().models.generateContent({ model, contents: "hi" }).catch((caught) => caught);
+    const limited = await genai()
+      .models.generateContent({ model, contents: "hi" })
+      .catch((caught) => caught);
     expect(limited.status).toBe(429);
     expect(limited.message).toContain("RESOURCE_EXHAUSTED");
     const post = (path: string, body: unknown) =>
-      fetch(`${world.server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", "x-goog-api-key": `sk-${world.key}` }, body: JSON.stringify(body) });
+      fetch(`${world.server.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-goog-api-key": `sk-${world.key}` },
+        body: JSON.stringify(body),
+      });
     const empty = await post(`/v1beta/models/${model}:generateContent`, { contents: [] });
     expect(empty.status).toBe(400);
     expect((await empty.json()).error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT" });
@@ -182,7 +216,9 @@ describe("errors in Google's shape", () => {
 
   test("a model outside the token's limits: 403 PERMISSION_DENIED", async () => {
     const limited = await addToken(world.root, { name: "gpt-only", model_limits_enabled: true, model_limits: "gpt-pass" });
-    const error = await genai(`sk-${limited.key}`).models.generateContent({ model, contents: "hi" }).catch((caught) => caught);
+    const error = await genai(`sk-${limited.key}`)
+      .models.generateContent({ model, contents: "hi" })
+      .catch((caught) => caught);
     expect(error.status).toBe(403);
     expect(error.message).toContain("PERMISSION_DENIED");
   });

@@ -10,7 +10,8 @@ import { generateText, jsonSchema, streamText, tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startClaudeUpstream, type ClaudeUpstream } from "../../fixtures/claude-upstream.ts";
 import { wireEvent, type ClaudeEvent } from "../../fixtures/claude-wire.ts";
-import { addChannel, addToken, n, one, setOptions, startRelayWorld, type RelayWorld } from "../relay-world.ts";
+import { addChannel, addToken, n, one, setOptions, startRelayWorld, type RelayWorld } from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let claude: ClaudeUpstream;
@@ -23,7 +24,13 @@ const channelKey = "sk-ant-inbound";
 beforeAll(async () => {
   world = await startRelayWorld();
   claude = await startClaudeUpstream();
-  channelId = await addChannel(world, { type: 14, key: channelKey, base_url: claude.url, models: "claude-alias", model_mapping: JSON.stringify({ "claude-alias": upstreamModel }) });
+  channelId = await addChannel(world, {
+    type: ChannelType.Claude,
+    key: channelKey,
+    base_url: claude.url,
+    models: "claude-alias",
+    model_mapping: JSON.stringify({ "claude-alias": upstreamModel }),
+  });
   await setOptions(world, {
     ModelRatio: JSON.stringify({ "claude-alias": 2 }),
     CompletionRatio: JSON.stringify({ "claude-alias": 3 }),
@@ -53,7 +60,11 @@ async function lastLog() {
   return { quota: n(row.quota), prompt: n(row.prompt_tokens), completion: n(row.completion_tokens), other: JSON.parse(String(row.other)) };
 }
 
-const weather = { name: "get_weather", description: "Weather", input_schema: { type: "object" as const, properties: { city: { type: "string" } }, required: ["city"] } };
+const weather = {
+  name: "get_weather",
+  description: "Weather",
+  input_schema: { type: "object" as const, properties: { city: { type: "string" } }, required: ["city"] },
+};
 
 describe("Anthropic's SDK: passed through", () => {
   test("the body untouched but for the model, the client's headers forwarded, the answer as Anthropic sent it, cache tokens priced", async () => {
@@ -66,7 +77,9 @@ describe("Anthropic's SDK: passed through", () => {
       messages: [{ role: "user" as const, content: "Hello" }],
     };
     const before = await moved();
-    const message = await anthropic().messages.create(body, { headers: { "anthropic-version": "2023-06-01", "anthropic-beta": "prompt-caching-2024-07-31" } });
+    const message = await anthropic().messages.create(body, {
+      headers: { "anthropic-version": "2023-06-01", "anthropic-beta": "prompt-caching-2024-07-31" },
+    });
     const received = claude.received[0]!;
     expect(received.path).toBe("/v1/messages");
     expect(received.headers["x-api-key"]).toBe(channelKey);
@@ -79,7 +92,13 @@ describe("Anthropic's SDK: passed through", () => {
     expect({ token: before.token - after.token, channel: after.channel - before.channel }).toEqual({ token: 355, channel: 355 });
     const log = await lastLog();
     expect(log).toMatchObject({ quota: 355, prompt: 160, completion: 20 });
-    expect(log.other).toMatchObject({ inbound_format: "claude", inbound_converted: false, cache_tokens: 50, cache_creation_tokens: 10, upstream_model_name: upstreamModel });
+    expect(log.other).toMatchObject({
+      inbound_format: "claude",
+      inbound_converted: false,
+      cache_tokens: 50,
+      cache_creation_tokens: 10,
+      upstream_model_name: upstreamModel,
+    });
   });
 
   test("a stream: Anthropic's events forwarded as they came, the usage billed", async () => {
@@ -99,9 +118,14 @@ describe("Anthropic's SDK: passed through", () => {
 
   test("Anthropic's own errors reach the client in their shape; 529 overloaded included", async () => {
     claude.behave(channelKey, { status: 529 });
-    const error = await anthropic().messages.create({ model: "claude-alias", max_tokens: 10, messages: [{ role: "user", content: "hi" }] }).catch((caught) => caught);
+    const error = await anthropic()
+      .messages.create({ model: "claude-alias", max_tokens: 10, messages: [{ role: "user", content: "hi" }] })
+      .catch((caught) => caught);
     expect(error.status).toBe(529);
-    expect(error.error).toMatchObject({ type: "error", error: { type: "overloaded_error", message: expect.stringContaining("Overloaded") } });
+    expect(error.error).toMatchObject({
+      type: "error",
+      error: { type: "overloaded_error", message: expect.stringContaining("Overloaded") },
+    });
   });
 
   test("a passthrough stream cut half-way ends with Anthropic's error event", async () => {
@@ -115,7 +139,10 @@ describe("Anthropic's SDK: passed through", () => {
     expect(events.filter((event) => event.includes("text_delta"))).toHaveLength(2);
     const last = events.at(-1)!;
     expect(last).toStartWith("event: error\n");
-    expect(JSON.parse(last.split("data: ")[1]!)).toEqual({ type: "error", error: { type: "api_error", message: expect.stringContaining("request id") } });
+    expect(JSON.parse(last.split("data: ")[1]!)).toEqual({
+      type: "error",
+      error: { type: "api_error", message: expect.stringContaining("request id") },
+    });
   });
 });
 
@@ -124,10 +151,21 @@ describe("other formats converted for the Claude channel", () => {
 
   test("the AI SDK's Responses calls: Anthropic's Messages request upstream, a response object back", async () => {
     claude.behave(channelKey, { content: "From Claude.", inputTokens: 40, outputTokens: 8 });
-    const result = await generateText({ model: provider()("claude-alias"), system: "Be brief.", prompt: "Hello", maxOutputTokens: 200, maxRetries: 0 });
+    const result = await generateText({
+      model: provider()("claude-alias"),
+      system: "Be brief.",
+      prompt: "Hello",
+      maxOutputTokens: 200,
+      maxRetries: 0,
+    });
     expect(result.text).toBe("From Claude.");
     expect(result.usage).toMatchObject({ inputTokens: 40, outputTokens: 8 });
-    expect(claude.received[0]!.json).toMatchObject({ model: upstreamModel, system: "Be brief.", max_tokens: 200, messages: [{ role: "user", content: "Hello" }] });
+    expect(claude.received[0]!.json).toMatchObject({
+      model: upstreamModel,
+      system: "Be brief.",
+      max_tokens: 200,
+      messages: [{ role: "user", content: "Hello" }],
+    });
     const log = await lastLog();
     expect(log).toMatchObject({ quota: (40 + 8 * 3) * 2 });
     expect(log.other).toMatchObject({ inbound_format: "responses", inbound_converted: true });
@@ -138,18 +176,33 @@ describe("other formats converted for the Claude channel", () => {
     const stream = streamText({
       model: provider()("claude-alias"),
       prompt: "Weather in Nice?",
-      tools: { get_weather: tool({ description: "Weather", inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }) }) },
+      tools: {
+        get_weather: tool({
+          description: "Weather",
+          inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"] }),
+        }),
+      },
       maxRetries: 0,
     });
     const calls = await stream.toolCalls;
     expect(calls).toEqual([expect.objectContaining({ toolName: "get_weather", input: { city: "Nice" } })]);
-    expect(claude.received[0]!.json.tools).toEqual([{ name: "get_weather", description: "Weather", input_schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }]);
+    expect(claude.received[0]!.json.tools).toEqual([
+      {
+        name: "get_weather",
+        description: "Weather",
+        input_schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+      },
+    ]);
   });
 
   test("@google/genai's calls: a Messages request upstream, Gemini's answer back, whole and streamed", async () => {
     const genai = new GoogleGenAI({ apiKey: `sk-${key}`, httpOptions: { baseUrl: world.server.url } });
     claude.behave(channelKey, { content: "Gemini via Claude.", inputTokens: 12, outputTokens: 5 });
-    const answer = await genai.models.generateContent({ model: "claude-alias", contents: "Hi", config: { systemInstruction: "Be brief.", maxOutputTokens: 64 } });
+    const answer = await genai.models.generateContent({
+      model: "claude-alias",
+      contents: "Hi",
+      config: { systemInstruction: "Be brief.", maxOutputTokens: 64 },
+    });
     expect(answer.text).toBe("Gemini via Claude.");
     expect(answer.usageMetadata).toMatchObject({ promptTokenCount: 12, candidatesTokenCount: 5, totalTokenCount: 17 });
     expect(claude.received[0]!.json).toMatchObject({ model: upstreamModel, system: "Be brief.", max_tokens: 64 });

@@ -9,7 +9,8 @@ import { ApiError, GoogleGenAI, Type } from "@google/genai";
 import { streamText } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startGoogleUpstream, type GoogleUpstream } from "../../fixtures/google-upstream.ts";
-import { addChannel, addToken, n, one, setOptions, startRelayWorld, type RelayWorld } from "../relay-world.ts";
+import { addChannel, addToken, n, one, setOptions, startRelayWorld, type RelayWorld } from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let google: GoogleUpstream;
@@ -23,7 +24,13 @@ beforeAll(async () => {
   world = await startRelayWorld();
   google = await startGoogleUpstream();
   google.acceptKey(channelKey);
-  channelId = await addChannel(world, { type: 24, key: channelKey, base_url: google.url, models: "gem-alias", model_mapping: JSON.stringify({ "gem-alias": "gemini-2.0-flash" }) });
+  channelId = await addChannel(world, {
+    type: ChannelType.Gemini,
+    key: channelKey,
+    base_url: google.url,
+    models: "gem-alias",
+    model_mapping: JSON.stringify({ "gem-alias": "gemini-2.0-flash" }),
+  });
   await setOptions(world, { ModelRatio: JSON.stringify({ "gem-alias": 2 }), CompletionRatio: JSON.stringify({ "gem-alias": 3 }) });
   key = (await addToken(world.root)).key;
 });
@@ -50,15 +57,30 @@ const genai = () =>
 
 async function lastLog() {
   const row = await one<Record<string, unknown>>(world, "select * from logs where type = 2 order by id desc limit 1");
-  return { quota: n(row.quota), prompt: n(row.prompt_tokens), completion: n(row.completion_tokens), channel: n(row.channel_id), stream: Boolean(n(row.is_stream)), other: JSON.parse(String(row.other)) };
+  return {
+    quota: n(row.quota),
+    prompt: n(row.prompt_tokens),
+    completion: n(row.completion_tokens),
+    channel: n(row.channel_id),
+    stream: Boolean(n(row.is_stream)),
+    other: JSON.parse(String(row.other)),
+  };
 }
 
-const weather = { name: "get_weather", description: "Weather", parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ["city"] } };
+const weather = {
+  name: "get_weather",
+  description: "Weather",
+  parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ["city"] },
+};
 
 describe("@google/genai: passed through", () => {
   test("generateContent: the SDK's body untouched, the model of the URL mapped, Gemini's answer as sent, its usage billed", async () => {
     google.behave(channelKey, { content: "Straight from Gemini.", promptTokens: 30, completionTokens: 7 });
-    const answer = await genai().models.generateContent({ model: "gem-alias", contents: "Hello", config: { systemInstruction: "Be brief.", temperature: 0.2 } });
+    const answer = await genai().models.generateContent({
+      model: "gem-alias",
+      contents: "Hello",
+      config: { systemInstruction: "Be brief.", temperature: 0.2 },
+    });
     const received = google.received[0]!;
     expect(received.path).toBe("/v1beta/models/gemini-2.0-flash:generateContent");
     expect(received.headers["x-goog-api-key"]).toBe(channelKey);
@@ -74,7 +96,8 @@ describe("@google/genai: passed through", () => {
   test("generateContentStream: Google's events forwarded, usage from the last one", async () => {
     google.behave(channelKey, { content: "abcdefghi", chunks: 3, promptTokens: 12, completionTokens: 4 });
     const texts: string[] = [];
-    for await (const chunk of await genai().models.generateContentStream({ model: "gem-alias", contents: "Letters" })) texts.push(chunk.text ?? "");
+    for await (const chunk of await genai().models.generateContentStream({ model: "gem-alias", contents: "Letters" }))
+      texts.push(chunk.text ?? "");
     expect(texts).toEqual(["abc", "def", "ghi"]);
     const received = google.received[0]!;
     expect(received.path).toBe("/v1beta/models/gemini-2.0-flash:streamGenerateContent");
@@ -109,7 +132,8 @@ describe("@google/genai: passed through", () => {
     google.behave(channelKey, { content: "abcdef", chunks: 3, cutAfterChunks: 1 });
     const texts: string[] = [];
     const error = await (async () => {
-      for await (const chunk of await genai().models.generateContentStream({ model: "gem-alias", contents: "hi" })) texts.push(chunk.text ?? "");
+      for await (const chunk of await genai().models.generateContentStream({ model: "gem-alias", contents: "hi" }))
+        texts.push(chunk.text ?? "");
     })().catch((caught) => caught);
     expect(texts).toEqual(["ab"]);
     expect(error).toBeInstanceOf(ApiError);
@@ -119,7 +143,9 @@ describe("@google/genai: passed through", () => {
 
   test("Google's errors reach the client in Google's shape", async () => {
     google.behave(channelKey, [{ status: 429, message: "Resource has been exhausted (e.g. check quota)." }, {}]);
-    const error = await genai().models.generateContent({ model: "gem-alias", contents: "hi" }).catch((caught) => caught);
+    const error = await genai()
+      .models.generateContent({ model: "gem-alias", contents: "hi" })
+      .catch((caught) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(429);
     const raw = await fetch(`${world.server.url}/v1beta/models/gem-alias:generateContent?key=sk-${key}`, {
@@ -136,12 +162,21 @@ describe("other formats converted for the Gemini channel", () => {
   test("Anthropic's SDK: a generateContent request upstream, a Message back", async () => {
     google.behave(channelKey, { content: "Gemini says hi.", promptTokens: 20, completionTokens: 6 });
     const anthropic = new Anthropic({ baseURL: world.server.url, apiKey: `sk-${key}`, maxRetries: 0 });
-    const message = await anthropic.messages.create({ model: "gem-alias", max_tokens: 100, system: "Be brief.", messages: [{ role: "user", content: "Hi" }] });
+    const message = await anthropic.messages.create({
+      model: "gem-alias",
+      max_tokens: 100,
+      system: "Be brief.",
+      messages: [{ role: "user", content: "Hi" }],
+    });
     expect(message.content).toEqual([expect.objectContaining({ type: "text", text: "Gemini says hi." })]);
     expect(message.usage).toMatchObject({ input_tokens: 20, output_tokens: 6 });
     const received = google.received[0]!;
     expect(received.path).toBe("/v1beta/models/gemini-2.0-flash:generateContent");
-    expect(received.json).toMatchObject({ systemInstruction: { parts: [{ text: "Be brief." }] }, contents: [{ role: "user", parts: [{ text: "Hi" }] }], generationConfig: { maxOutputTokens: 100 } });
+    expect(received.json).toMatchObject({
+      systemInstruction: { parts: [{ text: "Be brief." }] },
+      contents: [{ role: "user", parts: [{ text: "Hi" }] }],
+      generationConfig: { maxOutputTokens: 100 },
+    });
     expect((await lastLog()).other).toMatchObject({ inbound_format: "claude", inbound_converted: true });
   });
 

@@ -4,7 +4,8 @@
 // a model without a price, each refusal in the caller's format.
 import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import { addChannel, addToken, n, one, postRelay, setOptions, startRelayWorld, type RelayWorld } from "../relay-world.ts";
+import { addChannel, addToken, n, one, postRelay, setOptions, startRelayWorld, type RelayWorld } from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let key: string;
@@ -13,8 +14,20 @@ let answering: number;
 
 beforeAll(async () => {
   world = await startRelayWorld();
-  failing = await addChannel(world, { type: 1, key: "sk-first", models: "parity-model", priority: 10, group: "default,vip" });
-  answering = await addChannel(world, { type: 43, key: "sk-second", models: "parity-model", priority: 0, group: "default,vip" });
+  failing = await addChannel(world, {
+    type: ChannelType.OpenAI,
+    key: "sk-first",
+    models: "parity-model",
+    priority: 10,
+    group: "default,vip",
+  });
+  answering = await addChannel(world, {
+    type: ChannelType.DeepSeek,
+    key: "sk-second",
+    models: "parity-model",
+    priority: 0,
+    group: "default,vip",
+  });
   await setOptions(world, {
     RetryTimes: 1,
     ModelRatio: JSON.stringify({ "parity-model": 1 }),
@@ -36,7 +49,11 @@ test("a failing passthrough channel is retried on a converting one; the answer s
   world.upstream.behave("sk-second", { promptTokens: 10, completionTokens: 5, content: "Second." });
   const response = await postRelay(world, "/v1/responses", key, { model: "parity-model", input: "hi" });
   expect(response.status).toBe(200);
-  expect(response.json).toMatchObject({ object: "response", status: "completed", output: [{ type: "message", content: [{ type: "output_text", text: "Second." }] }] });
+  expect(response.json).toMatchObject({
+    object: "response",
+    status: "completed",
+    output: [{ type: "message", content: [{ type: "output_text", text: "Second." }] }],
+  });
   expect(world.upstream.receivedBy("sk-first")[0]!.path).toBe("/v1/responses");
   expect(world.upstream.receivedBy("sk-second")[0]!.path).toBe("/v1/chat/completions");
   const log = await lastLog();
@@ -65,11 +82,14 @@ test("sensitive words are found in the system prompt and refused in Anthropic's 
     { "x-api-key": `sk-${key}` },
   );
   expect(response.status).toBe(400);
-  expect(response.json).toMatchObject({ type: "error", error: { type: "invalid_request_error", message: expect.stringContaining("test_sensitive") } });
+  expect(response.json).toMatchObject({
+    type: "error",
+    error: { type: "invalid_request_error", message: expect.stringContaining("test_sensitive") },
+  });
   expect(world.upstream.received).toHaveLength(0);
 });
 
-test("a model no channel serves: 404 in Google's shape; no channel in the group: 503; no price: 400", async () => {
+test("a model no channel serves: 404 in Google's shape; no channel in the group: 503; no price: the operator's 503", async () => {
   const post = (model: string) =>
     fetch(`${world.server.url}/v1beta/models/${model}:generateContent`, {
       method: "POST",
@@ -79,13 +99,15 @@ test("a model no channel serves: 404 in Google's shape; no channel in the group:
   const none = await post("nowhere-model");
   expect(none.status).toBe(404);
   expect(await none.json()).toEqual({ error: { code: 404, message: expect.stringContaining("nowhere-model"), status: "NOT_FOUND" } });
-  await addChannel(world, { type: 1, key: "sk-other-group", models: "elsewhere-model", group: "vip" });
+  await addChannel(world, { type: ChannelType.OpenAI, key: "sk-other-group", models: "elsewhere-model", group: "vip" });
   await setOptions(world, { ModelRatio: JSON.stringify({ "parity-model": 1, "elsewhere-model": 1 }) });
   const elsewhere = await post("elsewhere-model");
   expect(elsewhere.status).toBe(503);
-  expect(await elsewhere.json()).toEqual({ error: { code: 503, message: expect.stringContaining("elsewhere-model"), status: "UNAVAILABLE" } });
-  await addChannel(world, { type: 1, key: "sk-unpriced", models: "unpriced-model" });
+  expect(await elsewhere.json()).toEqual({
+    error: { code: 503, message: expect.stringContaining("elsewhere-model"), status: "UNAVAILABLE" },
+  });
+  await addChannel(world, { type: ChannelType.OpenAI, key: "sk-unpriced", models: "unpriced-model" });
   const unpriced = await post("unpriced-model");
-  expect(unpriced.status).toBe(400);
-  expect((await unpriced.json()).error).toMatchObject({ status: "INVALID_ARGUMENT", message: expect.stringContaining("unpriced-model") });
+  expect(unpriced.status).toBe(503);
+  expect((await unpriced.json()).error).toMatchObject({ status: "UNAVAILABLE", message: expect.stringContaining("unpriced-model") });
 });

@@ -2,13 +2,14 @@
 // default `openai(model)` provider: passed through to OpenAI and Azure channels (the body as the
 // client sent it but for the model, usage read from the response or from response.completed,
 // previous_response_id honoured), and converted for a chat-only channel (the typed event
-// stream made from chat chunks, tools and reasoning both ways, previous_response_id refused
-// clearly). Billing to the unit, the log's inbound format, OpenAI's error shape.
+// stream made from chat chunks, tools and reasoning both ways, an unknown previous_response_id
+// refused clearly; the state the gateway keeps is responses-state.test.ts). Billing to the unit,
+// the log's inbound format, OpenAI's error shape.
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, jsonSchema, streamText, tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { postRelay } from "../relay-world.ts";
-import { expectCharged, lastLog, lastReceived, priceOf, startInboundWorld, type InboundWorld } from "./inbound-world.ts";
+import { postRelay } from "../../helpers/relay-world.ts";
+import { expectCharged, lastLog, lastReceived, priceOf, startInboundWorld, type InboundWorld } from "../../helpers/inbound-world.ts";
 
 let world: InboundWorld;
 /** What the SDK sent, per call: the gateway must forward exactly this on a passthrough. */
@@ -35,7 +36,12 @@ const provider = (apiKey = `sk-${world.key}`) =>
 
 const weather = tool({
   description: "Current weather",
-  inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false }),
+  inputSchema: jsonSchema<{ city: string }>({
+    type: "object",
+    properties: { city: { type: "string" } },
+    required: ["city"],
+    additionalProperties: false,
+  }),
 });
 
 describe("passed through to an OpenAI channel", () => {
@@ -70,7 +76,12 @@ describe("passed through to an OpenAI channel", () => {
     const first = await generateText({ model: provider()("gpt-pass"), prompt: "Remember 7.", maxRetries: 0 });
     const id = first.providerMetadata?.openai?.responseId as string;
     expect(id).toStartWith("resp_mock");
-    const second = await generateText({ model: provider()("gpt-pass"), prompt: "Which number?", providerOptions: { openai: { previousResponseId: id } }, maxRetries: 0 });
+    const second = await generateText({
+      model: provider()("gpt-pass"),
+      prompt: "Which number?",
+      providerOptions: { openai: { previousResponseId: id } },
+      maxRetries: 0,
+    });
     expect(second.text).toBe("Hello from the mock upstream.");
     expect(lastReceived(world, "sk-openai-ch").json.previous_response_id).toBe(id);
   });
@@ -97,7 +108,14 @@ describe("converted for a chat-only channel", () => {
   test("generateText: the chat request upstream, a response object back, billed and logged as converted", async () => {
     world.upstream.behave("sk-deepseek-ch", { promptTokens: 44, completionTokens: 13, content: "Converted." });
     const { result, log } = await expectCharged(world, world.channels.deepseek, priceOf(44, 13), () =>
-      generateText({ model: provider()("chat-only"), system: "Be brief.", prompt: "Hello", maxOutputTokens: 300, temperature: 0.2, maxRetries: 0 }),
+      generateText({
+        model: provider()("chat-only"),
+        system: "Be brief.",
+        prompt: "Hello",
+        maxOutputTokens: 300,
+        temperature: 0.2,
+        maxRetries: 0,
+      }),
     );
     const received = lastReceived(world, "sk-deepseek-ch");
     expect(received.path).toBe("/v1/chat/completions");
@@ -127,9 +145,17 @@ describe("converted for a chat-only channel", () => {
     const raw = await postRelay(world, "/v1/responses", world.key, { model: "chat-only", input: "hi", stream: true });
     const names = [...raw.text.matchAll(/^event: (.+)$/gm)].map((match) => match[1]);
     expect(names).toEqual([
-      "response.created", "response.in_progress", "response.output_item.added", "response.content_part.added",
-      "response.output_text.delta", "response.output_text.delta", "response.output_text.delta",
-      "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed",
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.output_text.delta",
+      "response.output_text.delta",
+      "response.output_text.delta",
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
     ]);
   });
 
@@ -140,7 +166,14 @@ describe("converted for a chat-only channel", () => {
     expect(calls).toEqual([expect.objectContaining({ toolCallId: "call_mock0", toolName: "weather", input: { city: "Kyiv" } })]);
     expect(await stream.finishReason).toBe("tool-calls");
     expect(lastReceived(world, "sk-deepseek-ch").json.tools).toEqual([
-      { type: "function", function: { name: "weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false } } },
+      {
+        type: "function",
+        function: {
+          name: "weather",
+          description: "Current weather",
+          parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false },
+        },
+      },
     ]);
 
     world.upstream.behave("sk-deepseek-ch", { content: "Mild." });
@@ -150,14 +183,21 @@ describe("converted for a chat-only channel", () => {
       messages: [
         { role: "user", content: "Weather in Kyiv?" },
         { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_mock0", toolName: "weather", input: { city: "Kyiv" } }] },
-        { role: "tool", content: [{ type: "tool-result", toolCallId: "call_mock0", toolName: "weather", output: { type: "text", value: "12C" } }] },
+        {
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId: "call_mock0", toolName: "weather", output: { type: "text", value: "12C" } }],
+        },
       ],
       maxRetries: 0,
     });
     expect(answer.text).toBe("Mild.");
     expect(lastReceived(world, "sk-deepseek-ch").json.messages).toEqual([
       { role: "user", content: "Weather in Kyiv?" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_mock0", type: "function", function: { name: "weather", arguments: '{"city":"Kyiv"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_mock0", type: "function", function: { name: "weather", arguments: '{"city":"Kyiv"}' } }],
+      },
       { role: "tool", tool_call_id: "call_mock0", content: "12C" },
     ]);
   });
@@ -177,18 +217,33 @@ describe("converted for a chat-only channel", () => {
     expect((await lastLog(world)).other.reasoning_effort).toBe("low");
 
     world.upstream.behave("sk-deepseek-ch", { reasoning: "Streamed thought. ", content: "Ok." });
-    const stream = streamText({ model: provider()("chat-only"), prompt: "Think", providerOptions: { openai: { forceReasoning: true, reasoningEffort: "low", reasoningSummary: "auto" } }, maxRetries: 0 });
+    const stream = streamText({
+      model: provider()("chat-only"),
+      prompt: "Think",
+      providerOptions: { openai: { forceReasoning: true, reasoningEffort: "low", reasoningSummary: "auto" } },
+      maxRetries: 0,
+    });
     expect(await stream.reasoningText).toBe("Streamed thought. ");
   });
 
-  test("stateless use (store: false) works; previous_response_id is refused with a clear error", async () => {
-    const stateless = await generateText({ model: provider()("chat-only"), prompt: "hi", providerOptions: { openai: { store: false } }, maxRetries: 0 });
+  test("stateless use (store: false) works; a previous_response_id nobody keeps is refused as not found", async () => {
+    const stateless = await generateText({
+      model: provider()("chat-only"),
+      prompt: "hi",
+      providerOptions: { openai: { store: false } },
+      maxRetries: 0,
+    });
     expect(stateless.text).toBe("Hello from the mock upstream.");
-    const refused = await postRelay(world, "/v1/responses", world.key, { model: "chat-only", input: "again", previous_response_id: "resp_123" }, { cookie: "lang=en" });
+    const refused = await postRelay(
+      world,
+      "/v1/responses",
+      world.key,
+      { model: "chat-only", input: "again", previous_response_id: "resp_123" },
+      { cookie: "lang=en" },
+    );
     expect(refused.status).toBe(400);
-    expect(refused.json.error).toMatchObject({ type: "new_api_error", code: "conversion_unsupported" });
-    expect(refused.json.error.message).toContain("previous_response_id");
-    expect(refused.json.error.message).toContain("send the whole conversation in input");
+    expect(refused.json.error).toMatchObject({ type: "new_api_error", code: "previous_response_not_found" });
+    expect(refused.json.error.message).toContain("No response or item found for previous_response_id: resp_123");
     expect(world.upstream.receivedBy("sk-deepseek-ch")).toHaveLength(1);
   });
 

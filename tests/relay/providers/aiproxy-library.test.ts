@@ -4,7 +4,19 @@
 // usage chunk, settled before [DONE]), local counts billed, and the failures with their verdicts.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { libraryAnswer, startAiProxyLibraryUpstream, type AskUpstream } from "../../fixtures/aiproxy-library-upstream.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "../relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let library: AskUpstream;
@@ -32,7 +44,15 @@ const lastLog = () => one(world, "select * from logs where type = 2 order by id 
 const channelStatus = async (id: number) => n((await one(world, "select status from channels where id = ?", id)).status);
 /** One model per test: channels of earlier tests stay in the index. */
 const libraryChannel = (channelKey: string, model: string, extra: Record<string, unknown> = {}) =>
-  addChannel(world, { type: 21, key: channelKey, base_url: library.url, other: "123456", models: model, model_mapping: JSON.stringify({ [model]: "gpt-4o-mini" }), ...extra });
+  addChannel(world, {
+    type: ChannelType.AIProxyLibrary,
+    key: channelKey,
+    base_url: library.url,
+    other: "123456",
+    models: model,
+    model_mapping: JSON.stringify({ [model]: "gpt-4o-mini" }),
+    ...extra,
+  });
 const messages = [
   { role: "system" as const, content: "你是客服。" },
   { role: "user" as const, content: "你好" },
@@ -60,7 +80,12 @@ describe("AI Proxy knowledge base (21)", () => {
 
   test("a streaming client gets the whole answer as chunks, with the billed usage in its usage chunk", async () => {
     await libraryChannel("aip-b", "kb-2");
-    const stream = await openai(world, key).chat.completions.create({ model: "kb-2", messages, stream: true, stream_options: { include_usage: true } });
+    const stream = await openai(world, key).chat.completions.create({
+      model: "kb-2",
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     let finish: string | null | undefined;
     let usage: { prompt_tokens: number; completion_tokens: number } | undefined;

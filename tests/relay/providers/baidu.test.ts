@@ -4,7 +4,19 @@
 // whole and streamed, usage and the billed quota, and each failure with its verdict.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startBaiduUpstream, type BaiduUpstream } from "../../fixtures/baidu-upstream.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "../relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let baidu: BaiduUpstream;
@@ -18,7 +30,14 @@ beforeAll(async () => {
   baidu.addV2Key("bce-v3/ALTAK-one/secret1");
   baidu.addV2Key("bce-v3/ALTAK-two/secret2");
   // Each test asks for a model name of its own, mapped by its channel to an ERNIE model.
-  const ratios: Record<string, number> = { "Embedding-V1": 0.5, "ernie-4.0-8k": 1, "embedding-v1": 1, "qianfan-busy": 1, "qianfan-dead": 1 };
+  const ratios: Record<string, number> = {
+    "Embedding-V1": 0.5,
+    "ernie-4.0-8k": 1,
+    "embedding-v1": 1,
+    "qianfan-busy": 1,
+    "qianfan-dead": 1,
+    "qianfan-appid": 1,
+  };
   for (let index = 1; index <= 9; index++) ratios[`wenxin-${index}`] = 1;
   await setOptions(world, { ModelRatio: JSON.stringify(ratios), CompletionRatio: JSON.stringify({ "wenxin-2": 2 }) });
 });
@@ -36,7 +55,14 @@ const lastLog = () => one(world, "select * from logs where type = 2 order by id 
 const channelStatus = async (id: number) => n((await one(world, "select status from channels where id = ?", id)).status);
 /** A Baidu channel serving `alias` as the ERNIE model `model`. */
 const baiduChannel = (apiKey: string, secret: string, alias: string, model: string, extra: Record<string, unknown> = {}) =>
-  addChannel(world, { type: 15, key: `${apiKey}|${secret}`, base_url: baidu.url, models: alias, model_mapping: JSON.stringify({ [alias]: model }), ...extra });
+  addChannel(world, {
+    type: ChannelType.Baidu,
+    key: `${apiKey}|${secret}`,
+    base_url: baidu.url,
+    models: alias,
+    model_mapping: JSON.stringify({ [alias]: model }),
+    ...extra,
+  });
 
 describe("Baidu Wenxin (15)", () => {
   test("concurrent calls share one token exchange; the token rides in the URL; the body follows ERNIE's rules", async () => {
@@ -44,7 +70,15 @@ describe("Baidu Wenxin (15)", () => {
     const client = openai(world, key);
     const answers = await Promise.all(
       Array.from({ length: 5 }, () =>
-        client.chat.completions.create({ model: "wenxin-1", messages: [{ role: "system", content: "be brief" }, { role: "user", content: "hi" }], temperature: 0.5, max_tokens: 50 }),
+        client.chat.completions.create({
+          model: "wenxin-1",
+          messages: [
+            { role: "system", content: "be brief" },
+            { role: "user", content: "hi" },
+          ],
+          temperature: 0.5,
+          max_tokens: 50,
+        }),
       ),
     );
     expect(answers.map((answer) => answer.choices[0]!.message.content)).toEqual(Array(5).fill("你好，我是文心一言。"));
@@ -54,7 +88,12 @@ describe("Baidu Wenxin (15)", () => {
     const tokensUsed = new Set(chats().map((entry) => entry.query.access_token));
     expect(tokensUsed.size).toBe(1);
     expect(chats()[0]!.path).toBe("/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions_pro");
-    expect(chats()[0]!.json).toEqual({ messages: [{ role: "user", content: "hi" }], system: "be brief", temperature: 0.5, max_output_tokens: 50 });
+    expect(chats()[0]!.json).toEqual({
+      messages: [{ role: "user", content: "hi" }],
+      system: "be brief",
+      temperature: 0.5,
+      max_output_tokens: 50,
+    });
   });
 
   test("a whole answer: OpenAI's shape, Baidu's usage in the log, the quota billed by it", async () => {
@@ -71,7 +110,12 @@ describe("Baidu Wenxin (15)", () => {
 
   test("a stream: OpenAI chunks, and the usage chunk the client asked for", async () => {
     await baiduChannel("ak-c", "sk-c", "wenxin-3", "ERNIE-3.5-8K");
-    const stream = await openai(world, key).chat.completions.create({ model: "wenxin-3", messages: [{ role: "user", content: "hi" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await openai(world, key).chat.completions.create({
+      model: "wenxin-3",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     let usage: unknown;
     for await (const chunk of stream) {
@@ -92,18 +136,31 @@ describe("Baidu Wenxin (15)", () => {
     const answer = await openai(world, key).chat.completions.create({
       model: "wenxin-4",
       messages: [{ role: "user", content: "北京天气" }],
-      tools: [{ type: "function", function: { name: "weather", description: "查询天气", parameters: { type: "object", properties: { city: { type: "string" } } } } }],
+      tools: [
+        {
+          type: "function",
+          function: { name: "weather", description: "查询天气", parameters: { type: "object", properties: { city: { type: "string" } } } },
+        },
+      ],
     });
-    expect(chats()[0]!.json.functions).toEqual([{ name: "weather", description: "查询天气", parameters: { type: "object", properties: { city: { type: "string" } } } }]);
+    expect(chats()[0]!.json.functions).toEqual([
+      { name: "weather", description: "查询天气", parameters: { type: "object", properties: { city: { type: "string" } } } },
+    ]);
     expect(answer.choices[0]!.finish_reason).toBe("tool_calls");
-    expect(answer.choices[0]!.message.tool_calls![0]).toMatchObject({ type: "function", function: { name: "weather", arguments: '{"city":"北京"}' } });
+    expect(answer.choices[0]!.message.tool_calls![0]).toMatchObject({
+      type: "function",
+      function: { name: "weather", arguments: '{"city":"北京"}' },
+    });
   });
 
   test("embeddings go to the model's endpoint as a list of texts", async () => {
-    await addChannel(world, { type: 15, key: "ak-e|sk-e", base_url: baidu.url, models: "Embedding-V1" });
+    await addChannel(world, { type: ChannelType.Baidu, key: "ak-e|sk-e", base_url: baidu.url, models: "Embedding-V1" });
     // The SDK asks for base64 by default and decodes it: Baidu's floats are encoded by the relay.
     const result = await openai(world, key).embeddings.create({ model: "Embedding-V1", input: ["一", "二"] });
-    expect(result.data.map((item) => item.embedding)).toEqual([[0, 0.5], [1, 0.5]]);
+    expect(result.data.map((item) => item.embedding)).toEqual([
+      [0, 0.5],
+      [1, 0.5],
+    ]);
     const floats = await openai(world, key).embeddings.create({ model: "Embedding-V1", input: "三", encoding_format: "float" });
     expect(floats.data[0]!.embedding).toEqual([0, 0.5]);
     const request = baidu.received.find((entry) => entry.path.includes("/embeddings/"))!;
@@ -130,9 +187,16 @@ describe("Baidu Wenxin (15)", () => {
 
   test("a wrong secret key: the refused exchange is a 401 that disables the channel", async () => {
     const id = await baiduChannel("ak-g", "not-the-secret", "wenxin-7", "ERNIE-Lite-8K");
-    const response = await postRelay(world, "/v1/chat/completions", key, { model: "wenxin-7", messages: [{ role: "user", content: "hi" }] });
+    const response = await postRelay(world, "/v1/chat/completions", key, {
+      model: "wenxin-7",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(response.status).toBe(401);
-    expect(withoutRequestId(response.json).error).toMatchObject({ message: "Client authentication failed", type: "authentication_error", code: "invalid_client" });
+    expect(withoutRequestId(response.json).error).toMatchObject({
+      message: "Client authentication failed",
+      type: "authentication_error",
+      code: "invalid_client",
+    });
     expect(chats()).toHaveLength(0);
     expect(await channelStatus(id)).toBe(3);
   });
@@ -149,8 +213,12 @@ describe("Baidu Wenxin (15)", () => {
     await setOptions(world, { RetryTimes: 0 });
     const refused = await ask();
     expect(refused.status).toBe(429);
-    // A final 429 speaks for the whole group (relay-errors.ts); Baidu's code stays.
-    expect(withoutRequestId(refused.json).error).toMatchObject({ message: "当前分组上游负载已饱和，请稍后再试", type: "rate_limit_error", code: 18 });
+    // A final 429 speaks for the whole group (relay-errors.ts), with Baidu's own reason; its code stays.
+    expect(withoutRequestId(refused.json).error).toMatchObject({
+      message: expect.stringMatching(/^当前分组上游负载已饱和，请稍后再试（上游原因：.+）$/),
+      type: "rate_limit_error",
+      code: 18,
+    });
     expect(await channelStatus(busy)).toBe(1);
     baidu.behave("ak-h", { errorCode: 17 });
     expect((await ask()).status).toBe(429);
@@ -175,7 +243,7 @@ describe("Baidu Wenxin (15)", () => {
 
   test("the channel test reaches ERNIE through the adaptor", async () => {
     baidu.addApp("ak-j", "sk-j");
-    const id = await addChannel(world, { type: 15, key: "ak-j|sk-j", base_url: baidu.url, models: "ERNIE-4.0-8K" });
+    const id = await addChannel(world, { type: ChannelType.Baidu, key: "ak-j|sk-j", base_url: baidu.url, models: "ERNIE-4.0-8K" });
     const result = await world.root.get(`/api/channel/test/${id}`);
     expect(result.body.success).toBe(true);
     expect(chats().at(-1)!.who).toBe("ak-j");
@@ -187,13 +255,23 @@ describe("Baidu Qianfan V2 (46)", () => {
   const v2 = () => baidu.received.filter((entry) => entry.path.startsWith("/v2/"));
 
   test("the API key as Bearer, the appid header, OpenAI's format whole and streamed with usage", async () => {
-    await addChannel(world, { type: 46, key: "bce-v3/ALTAK-one/secret1", base_url: baidu.url, models: "ernie-4.0-8k", other: "app-77" });
+    await addChannel(world, {
+      type: ChannelType.BaiduV2,
+      key: "bce-v3/ALTAK-one/secret1",
+      base_url: baidu.url,
+      models: "ernie-4.0-8k",
+      other: "app-77",
+    });
     const answer = await openai(world, key).chat.completions.create({ model: "ernie-4.0-8k", messages: [{ role: "user", content: "hi" }] });
     expect(answer.choices[0]!.message.content).toBe("千帆 V2 的回答");
     expect(v2()[0]!.headers.authorization).toBe("Bearer bce-v3/ALTAK-one/secret1");
     expect(v2()[0]!.headers.appid).toBe("app-77");
     expect(v2()[0]!.path).toBe("/v2/chat/completions");
-    const stream = await openai(world, key).chat.completions.create({ model: "ernie-4.0-8k", messages: [{ role: "user", content: "hi" }], stream: true });
+    const stream = await openai(world, key).chat.completions.create({
+      model: "ernie-4.0-8k",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
     let text = "";
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
     expect(text).toBe("千帆 V2 的回答");
@@ -202,8 +280,32 @@ describe("Baidu Qianfan V2 (46)", () => {
     expect([n(log.prompt_tokens), n(log.completion_tokens), n(log.quota)]).toEqual([11, 3, 14]);
   });
 
+  test("a key in new-api's key|appid form: the key as Bearer, the app id in the appid header (it wins over the other field)", async () => {
+    await addChannel(world, {
+      type: ChannelType.BaiduV2,
+      key: "bce-v3/ALTAK-one/secret1|app-from-key",
+      base_url: baidu.url,
+      models: "qianfan-appid",
+      model_mapping: '{"qianfan-appid":"ernie-speed-128k"}',
+      other: "app-other",
+    });
+    const answer = await openai(world, key).chat.completions.create({
+      model: "qianfan-appid",
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(answer.choices[0]!.message.content).toBe("千帆 V2 的回答");
+    expect(v2()[0]!.headers.authorization).toBe("Bearer bce-v3/ALTAK-one/secret1");
+    expect(v2()[0]!.headers.appid).toBe("app-from-key");
+  });
+
   test("embeddings, the model list, the channel test", async () => {
-    const id = await addChannel(world, { type: 46, key: "bce-v3/ALTAK-two/secret2", base_url: baidu.url, models: "embedding-v1", other: "" });
+    const id = await addChannel(world, {
+      type: ChannelType.BaiduV2,
+      key: "bce-v3/ALTAK-two/secret2",
+      base_url: baidu.url,
+      models: "embedding-v1",
+      other: "",
+    });
     const result = await openai(world, key).embeddings.create({ model: "embedding-v1", input: "x" });
     expect(result.data[0]!.embedding).toEqual([0.5, 0.25]);
     expect(v2()[0]!.path).toBe("/v2/embeddings");
@@ -217,18 +319,48 @@ describe("Baidu Qianfan V2 (46)", () => {
   });
 
   test("a wrong key is a 401 that disables; a rate limit is retried and disables nothing", async () => {
-    const dead = await addChannel(world, { type: 46, key: "bce-v3/ALTAK-unknown/x", base_url: baidu.url, models: "qianfan-dead", model_mapping: '{"qianfan-dead":"ernie-speed-128k"}' });
-    const refused = await postRelay(world, "/v1/chat/completions", key, { model: "qianfan-dead", messages: [{ role: "user", content: "hi" }] });
+    const dead = await addChannel(world, {
+      type: ChannelType.BaiduV2,
+      key: "bce-v3/ALTAK-unknown/x",
+      base_url: baidu.url,
+      models: "qianfan-dead",
+      model_mapping: '{"qianfan-dead":"ernie-speed-128k"}',
+    });
+    const refused = await postRelay(world, "/v1/chat/completions", key, {
+      model: "qianfan-dead",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(refused.status).toBe(401);
     expect(withoutRequestId(refused.json).error).toMatchObject({ message: "IAM Certification failed", code: "invalid_iam_token" });
     expect(await channelStatus(dead)).toBe(3);
-    const busy = await addChannel(world, { type: 46, key: "bce-v3/ALTAK-one/secret1", base_url: baidu.url, models: "qianfan-busy", model_mapping: '{"qianfan-busy":"ernie-speed-128k"}', priority: 5 });
-    await addChannel(world, { type: 46, key: "bce-v3/ALTAK-two/secret2", base_url: baidu.url, models: "qianfan-busy", model_mapping: '{"qianfan-busy":"ernie-speed-128k"}', priority: 1 });
+    const busy = await addChannel(world, {
+      type: ChannelType.BaiduV2,
+      key: "bce-v3/ALTAK-one/secret1",
+      base_url: baidu.url,
+      models: "qianfan-busy",
+      model_mapping: '{"qianfan-busy":"ernie-speed-128k"}',
+      priority: 5,
+    });
+    await addChannel(world, {
+      type: ChannelType.BaiduV2,
+      key: "bce-v3/ALTAK-two/secret2",
+      base_url: baidu.url,
+      models: "qianfan-busy",
+      model_mapping: '{"qianfan-busy":"ernie-speed-128k"}',
+      priority: 1,
+    });
     await setOptions(world, { RetryTimes: 1 });
     baidu.behave("bce-v3/ALTAK-one/secret1", { status: 429 });
-    const answered = await postRelay(world, "/v1/chat/completions", key, { model: "qianfan-busy", messages: [{ role: "user", content: "hi" }] });
+    const answered = await postRelay(world, "/v1/chat/completions", key, {
+      model: "qianfan-busy",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(answered.status).toBe(200);
-    expect(v2().map((entry) => entry.who).slice(-2)).toEqual(["bce-v3/ALTAK-one/secret1", "bce-v3/ALTAK-two/secret2"]);
+    expect(
+      v2()
+        .map((entry) => entry.who)
+        .slice(-2),
+    ).toEqual(["bce-v3/ALTAK-one/secret1", "bce-v3/ALTAK-two/secret2"]);
     expect(await channelStatus(busy)).toBe(1);
   });
 });

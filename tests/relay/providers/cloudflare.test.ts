@@ -5,7 +5,19 @@
 // capacity).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startCloudflareUpstream, type CloudflareUpstream } from "../../fixtures/cloudflare-upstream.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "../relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let cloudflare: CloudflareUpstream;
@@ -34,24 +46,43 @@ beforeEach(async () => {
 const lastLog = () => one(world, "select * from logs where type = 2 order by id desc limit 1");
 const channelStatus = async (id: number) => n((await one(world, "select status from channels where id = ?", id)).status);
 const cfChannel = (token: string, alias: string, extra: Record<string, unknown> = {}) =>
-  addChannel(world, { type: 39, key: token, base_url: cloudflare.url, other: account, models: alias, model_mapping: JSON.stringify({ [alias]: "@cf/meta/llama-3.1-8b-instruct" }), ...extra });
+  addChannel(world, {
+    type: ChannelType.Cloudflare,
+    key: token,
+    base_url: cloudflare.url,
+    other: account,
+    models: alias,
+    model_mapping: JSON.stringify({ [alias]: "@cf/meta/llama-3.1-8b-instruct" }),
+    ...extra,
+  });
 
 describe("Cloudflare Workers AI (39)", () => {
   test("a whole answer: the account's OpenAI-compatible path, Bearer token, usage and quota", async () => {
     await cfChannel("cf-a", "cf-1");
-    const answer = await openai(world, key).chat.completions.create({ model: "cf-1", messages: [{ role: "user", content: "Make some robot noises" }] });
+    const answer = await openai(world, key).chat.completions.create({
+      model: "cf-1",
+      messages: [{ role: "user", content: "Make some robot noises" }],
+    });
     expect(answer.choices[0]!.message.content).toBe("Beep boop, I am a robot.");
     const request = cloudflare.received[0]!;
     expect(request.path).toBe(`/client/v4/accounts/${account}/ai/v1/chat/completions`);
     expect(request.headers.authorization).toBe("Bearer cf-a");
-    expect(request.json).toEqual({ model: "@cf/meta/llama-3.1-8b-instruct", messages: [{ role: "user", content: "Make some robot noises" }] });
+    expect(request.json).toEqual({
+      model: "@cf/meta/llama-3.1-8b-instruct",
+      messages: [{ role: "user", content: "Make some robot noises" }],
+    });
     const log = await lastLog();
     expect([n(log.prompt_tokens), n(log.completion_tokens), n(log.quota)]).toEqual([16, 7, 16 + 7 * 2]);
   });
 
   test("a stream with its usage chunk", async () => {
     await cfChannel("cf-b", "cf-2");
-    const stream = await openai(world, key).chat.completions.create({ model: "cf-2", messages: [{ role: "user", content: "hi" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await openai(world, key).chat.completions.create({
+      model: "cf-2",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     let usage: unknown;
     for await (const chunk of stream) {
@@ -63,7 +94,13 @@ describe("Cloudflare Workers AI (39)", () => {
   });
 
   test("embeddings on the account's path, base64 for the SDK", async () => {
-    await addChannel(world, { type: 39, key: "cf-c", base_url: cloudflare.url, other: account, models: "@cf/baai/bge-m3" });
+    await addChannel(world, {
+      type: ChannelType.Cloudflare,
+      key: "cf-c",
+      base_url: cloudflare.url,
+      other: account,
+      models: "@cf/baai/bge-m3",
+    });
     const result = await openai(world, key).embeddings.create({ model: "@cf/baai/bge-m3", input: "I love matcha" });
     expect(result.data[0]!.embedding).toEqual([0.75, 0]);
     expect(cloudflare.received[0]!.path).toBe(`/client/v4/accounts/${account}/ai/v1/embeddings`);
@@ -76,7 +113,11 @@ describe("Cloudflare Workers AI (39)", () => {
     const dead = await cfChannel("cf-zz", "cf-3");
     const refused = await postRelay(world, "/v1/chat/completions", key, { model: "cf-3", messages: [{ role: "user", content: "hi" }] });
     expect(refused.status).toBe(401);
-    expect(withoutRequestId(refused.json).error).toMatchObject({ message: "Authentication error", type: "authentication_error", code: 10000 });
+    expect(withoutRequestId(refused.json).error).toMatchObject({
+      message: "Authentication error",
+      type: "authentication_error",
+      code: 10000,
+    });
     expect(await channelStatus(dead)).toBe(3);
 
     const spent = await cfChannel("cf-d", "cf-4");
@@ -98,14 +139,26 @@ describe("Cloudflare Workers AI (39)", () => {
   });
 
   test("a channel without an account id fails locally, reaching nobody", async () => {
-    await addChannel(world, { type: 39, key: "cf-a", base_url: cloudflare.url, models: "cf-6", model_mapping: '{"cf-6":"@cf/meta/llama-3.1-8b-instruct"}' });
+    await addChannel(world, {
+      type: ChannelType.Cloudflare,
+      key: "cf-a",
+      base_url: cloudflare.url,
+      models: "cf-6",
+      model_mapping: '{"cf-6":"@cf/meta/llama-3.1-8b-instruct"}',
+    });
     const response = await postRelay(world, "/v1/chat/completions", key, { model: "cf-6", messages: [{ role: "user", content: "hi" }] });
     expect(response.status).toBe(500);
     expect(cloudflare.received).toHaveLength(0);
   });
 
   test("fetch models reads the account's catalogue (chat and embedding models); the channel test reaches chat", async () => {
-    const id = await addChannel(world, { type: 39, key: "cf-b", base_url: cloudflare.url, other: account, models: "@cf/meta/llama-3.1-8b-instruct" });
+    const id = await addChannel(world, {
+      type: ChannelType.Cloudflare,
+      key: "cf-b",
+      base_url: cloudflare.url,
+      other: account,
+      models: "@cf/meta/llama-3.1-8b-instruct",
+    });
     const models = await world.root.get(`/api/channel/fetch_models/${id}`);
     expect(models.body.data).toEqual(["@cf/meta/llama-3.1-8b-instruct", "@cf/baai/bge-m3"]);
     expect(cloudflare.received[0]!.path).toBe(`/client/v4/accounts/${account}/ai/models/search`);

@@ -4,7 +4,19 @@
 // fetch models, and the failures with their verdicts (an invalid key, a trial-key rate limit).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startCohereUpstream, type CohereUpstream } from "../../fixtures/cohere-upstream.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "../relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let cohere: CohereUpstream;
@@ -31,14 +43,24 @@ beforeEach(async () => {
 const lastLog = () => one(world, "select * from logs where type = 2 order by id desc limit 1");
 const channelStatus = async (id: number) => n((await one(world, "select status from channels where id = ?", id)).status);
 const cohereChannel = (apiKey: string, alias: string, extra: Record<string, unknown> = {}) =>
-  addChannel(world, { type: 34, key: apiKey, base_url: cohere.url, models: alias, model_mapping: JSON.stringify({ [alias]: "command-r" }), ...extra });
+  addChannel(world, {
+    type: ChannelType.Cohere,
+    key: apiKey,
+    base_url: cohere.url,
+    models: alias,
+    model_mapping: JSON.stringify({ [alias]: "command-r" }),
+    ...extra,
+  });
 
 describe("Cohere (34)", () => {
   test("a whole answer: /v2/chat with Cohere's field names, billed units as usage, the quota", async () => {
     await cohereChannel("co-a", "co-1");
     const answer = await openai(world, key).chat.completions.create({
       model: "co-1",
-      messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }],
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Hi" },
+      ],
       top_p: 0.75,
       stop: ["END"],
       max_tokens: 40,
@@ -52,7 +74,10 @@ describe("Cohere (34)", () => {
     expect(request.headers.authorization).toBe("Bearer co-a");
     expect(request.json).toEqual({
       model: "command-r",
-      messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }],
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Hi" },
+      ],
       stream: false,
       max_tokens: 40,
       p: 0.75,
@@ -64,7 +89,12 @@ describe("Cohere (34)", () => {
 
   test("a stream: content deltas, message-end's usage in the usage chunk", async () => {
     await cohereChannel("co-b", "co-2");
-    const stream = await openai(world, key).chat.completions.create({ model: "co-2", messages: [{ role: "user", content: "Hi" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await openai(world, key).chat.completions.create({
+      model: "co-2",
+      messages: [{ role: "user", content: "Hi" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     let usage: unknown;
     for await (const chunk of stream) {
@@ -85,11 +115,21 @@ describe("Cohere (34)", () => {
       await cohereChannel("co-cache", "co-6");
       cohere.behave("co-cache", { cachedTokens: 8 });
       const answer = await openai(world, key).chat.completions.create({ model: "co-6", messages: [{ role: "user", content: "Hi" }] });
-      expect(answer.usage).toEqual({ prompt_tokens: 14, completion_tokens: 5, total_tokens: 19, prompt_tokens_details: { cached_tokens: 8 } });
+      expect(answer.usage).toEqual({
+        prompt_tokens: 14,
+        completion_tokens: 5,
+        total_tokens: 19,
+        prompt_tokens_details: { cached_tokens: 8 },
+      });
       // 6 fresh prompt tokens, 8 cached at a quarter, 5 completion tokens.
       expect(n((await lastLog()).quota)).toBe(6 + 8 * 0.25 + 5);
 
-      const stream = await openai(world, key).chat.completions.create({ model: "co-6", messages: [{ role: "user", content: "Hi" }], stream: true, stream_options: { include_usage: true } });
+      const stream = await openai(world, key).chat.completions.create({
+        model: "co-6",
+        messages: [{ role: "user", content: "Hi" }],
+        stream: true,
+        stream_options: { include_usage: true },
+      });
       let usage: unknown;
       for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
       expect(usage).toEqual({ prompt_tokens: 14, completion_tokens: 5, total_tokens: 19, prompt_tokens_details: { cached_tokens: 8 } });
@@ -121,7 +161,11 @@ describe("Cohere (34)", () => {
     expect(n((await lastLog()).channel_id)).not.toBe(broken);
 
     // Streamed, ERROR comes with message-end, after the text was delivered: the client gets an error event.
-    const streamed = await postRelay(world, "/v1/chat/completions", key, { model: "co-8", messages: [{ role: "user", content: "Hi" }], stream: true });
+    const streamed = await postRelay(world, "/v1/chat/completions", key, {
+      model: "co-8",
+      messages: [{ role: "user", content: "Hi" }],
+      stream: true,
+    });
     expect(streamed.text).toContain("Hello");
     expect(streamed.text).toContain("generation failed");
     expect(streamed.text).not.toContain('"finish_reason":"stop"');
@@ -130,15 +174,35 @@ describe("Cohere (34)", () => {
   test("tools: whole and streamed tool calls, the tool plan as reasoning, tool results sent back", async () => {
     await cohereChannel("co-c", "co-3");
     cohere.behave("co-c", { toolCall: { name: "weather", arguments: '{"city":"Toronto"}' } });
-    const tools = [{ type: "function" as const, function: { name: "weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+    const tools = [
+      {
+        type: "function" as const,
+        function: { name: "weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+      },
+    ];
     const client = openai(world, key);
-    const answer = await client.chat.completions.create({ model: "co-3", messages: [{ role: "user", content: "Weather in Toronto?" }], tools, tool_choice: "required" });
+    const answer = await client.chat.completions.create({
+      model: "co-3",
+      messages: [{ role: "user", content: "Weather in Toronto?" }],
+      tools,
+      tool_choice: "required",
+    });
     expect(answer.choices[0]!.finish_reason).toBe("tool_calls");
-    expect(answer.choices[0]!.message.tool_calls).toEqual([{ id: "weather_abc", type: "function", function: { name: "weather", arguments: '{"city":"Toronto"}' } }] as never);
+    expect(answer.choices[0]!.message.tool_calls).toEqual([
+      { id: "weather_abc", type: "function", function: { name: "weather", arguments: '{"city":"Toronto"}' } },
+    ] as never);
     expect((answer.choices[0]!.message as unknown as { reasoning_content: string }).reasoning_content).toBe("I will look up the weather.");
-    expect(cohere.received[0]!.json).toMatchObject({ tool_choice: "REQUIRED", tools: [{ type: "function", function: { name: "weather", description: "" } }] });
+    expect(cohere.received[0]!.json).toMatchObject({
+      tool_choice: "REQUIRED",
+      tools: [{ type: "function", function: { name: "weather", description: "" } }],
+    });
 
-    const stream = await client.chat.completions.create({ model: "co-3", messages: [{ role: "user", content: "Weather?" }], tools, stream: true });
+    const stream = await client.chat.completions.create({
+      model: "co-3",
+      messages: [{ role: "user", content: "Weather?" }],
+      tools,
+      stream: true,
+    });
     let argumentsText = "";
     let id: string | undefined;
     for await (const chunk of stream) {
@@ -154,27 +218,45 @@ describe("Cohere (34)", () => {
       model: "co-3",
       messages: [
         { role: "user", content: "Weather?" },
-        { role: "assistant", content: null, tool_calls: [{ id: "weather_abc", type: "function", function: { name: "weather", arguments: '{"city":"Toronto"}' } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "weather_abc", type: "function", function: { name: "weather", arguments: '{"city":"Toronto"}' } }],
+        },
         { role: "tool", tool_call_id: "weather_abc", content: "-5C, snow" },
       ],
       tools,
     });
     expect(cohere.received.at(-1)!.json.messages.slice(1)).toEqual([
-      { role: "assistant", tool_calls: [{ id: "weather_abc", type: "function", function: { name: "weather", arguments: '{"city":"Toronto"}' } }] },
+      {
+        role: "assistant",
+        tool_calls: [{ id: "weather_abc", type: "function", function: { name: "weather", arguments: '{"city":"Toronto"}' } }],
+      },
       { role: "tool", tool_call_id: "weather_abc", content: "-5C, snow" },
     ]);
   });
 
   test("rerank through the openai client: Jina-style answer with documents, billed per search unit", async () => {
-    await addChannel(world, { type: 34, key: "co-d", base_url: cohere.url, models: "rerank-v3.5" });
+    await addChannel(world, { type: ChannelType.Cohere, key: "co-d", base_url: cohere.url, models: "rerank-v3.5" });
     const result = (await openai(world, key).post("/rerank", {
-      body: { model: "rerank-v3.5", query: "capital of the United States", documents: ["Carson City is the capital of Nevada.", "Washington, D.C. is the capital."], top_n: 1, return_documents: true },
+      body: {
+        model: "rerank-v3.5",
+        query: "capital of the United States",
+        documents: ["Carson City is the capital of Nevada.", "Washington, D.C. is the capital."],
+        top_n: 1,
+        return_documents: true,
+      },
     })) as { results: unknown[]; usage: unknown; model: string };
     expect(result.model).toBe("rerank-v3.5");
     expect(result.results).toEqual([{ index: 1, relevance_score: 0.03, document: { text: "Washington, D.C. is the capital." } }]);
     expect(result.usage).toEqual({ prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 });
     expect(cohere.received[0]!.path).toBe("/v2/rerank");
-    expect(cohere.received[0]!.json).toEqual({ model: "rerank-v3.5", query: "capital of the United States", documents: ["Carson City is the capital of Nevada.", "Washington, D.C. is the capital."], top_n: 1 });
+    expect(cohere.received[0]!.json).toEqual({
+      model: "rerank-v3.5",
+      query: "capital of the United States",
+      documents: ["Carson City is the capital of Nevada.", "Washington, D.C. is the capital."],
+      top_n: 1,
+    });
     const log = await lastLog();
     expect([n(log.prompt_tokens), n(log.quota)]).toEqual([1, 1000]);
   });
@@ -197,7 +279,7 @@ describe("Cohere (34)", () => {
   });
 
   test("fetch models lists chat and rerank models; channel tests reach /v2/chat and /v2/rerank", async () => {
-    const id = await addChannel(world, { type: 34, key: "co-b", base_url: cohere.url, models: "command-r,rerank-v3.5" });
+    const id = await addChannel(world, { type: ChannelType.Cohere, key: "co-b", base_url: cohere.url, models: "command-r,rerank-v3.5" });
     const models = await world.root.get(`/api/channel/fetch_models/${id}`);
     expect(models.body.data).toEqual(["command-r", "rerank-v3.5"]);
     expect(cohere.received[0]!.path).toBe("/v1/models");

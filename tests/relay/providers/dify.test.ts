@@ -2,10 +2,24 @@
 // Dify app's chat-messages API: streaming mode always (agent apps too), the conversation carried
 // in the query, the end user, answers folded for clients that want them whole, message_end usage
 // and quota, and Dify's failures with their verdicts (a bad app key, a rate limit, the app's model
-// quota running out in the stream).
+// quota running out in the stream). Inline images follow Dify's "上传文件" API: each is uploaded
+// (POST /v1/files/upload, multipart file and user) and the message names it as a local_file.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startDifyUpstream, type DifyUpstream } from "../../fixtures/dify-upstream.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "../relay-world.ts";
+import { catBase64, catPng } from "../../fixtures/image-host.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let dify: DifyUpstream;
@@ -32,9 +46,48 @@ beforeEach(async () => {
 
 const lastLog = () => one(world, "select * from logs where type = 2 order by id desc limit 1");
 const channelStatus = async (id: number) => n((await one(world, "select status from channels where id = ?", id)).status);
-const difyChannel = (appKey: string, model: string, extra: Record<string, unknown> = {}) => addChannel(world, { type: 37, key: appKey, base_url: dify.url, models: model, ...extra });
+const difyChannel = (appKey: string, model: string, extra: Record<string, unknown> = {}) =>
+  addChannel(world, { type: ChannelType.Dify, key: appKey, base_url: dify.url, models: model, ...extra });
 
 describe("Dify (37)", () => {
+  test("a base64 image is uploaded through Dify's file upload for the same end user and attached as local_file; a link stays remote_url", async () => {
+    await difyChannel("app-a", "dify-8");
+    const answer = await openai(world, key).chat.completions.create({
+      model: "dify-8",
+      user: "alice",
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "两张图是什么？" },
+            { type: "image_url", image_url: { url: `data:image/png;base64,${catBase64}` } },
+            { type: "image_url", image_url: { url: "https://example.com/b.jpg" } },
+          ],
+        },
+      ],
+    });
+    expect(answer.choices[0]!.message.content).toBe("你好，我是 Dify 应用。");
+    expect(dify.uploads).toHaveLength(1);
+    const [upload] = dify.uploads;
+    expect([upload!.app, upload!.user, upload!.mimeType, upload!.name]).toEqual(["app-a", "alice", "image/png", "image.png"]);
+    expect(upload!.bytes).toEqual(catPng);
+    const message = dify.received.find((entry) => entry.path === "/v1/chat-messages")!;
+    expect(message.json.files).toEqual([
+      { type: "image", transfer_method: "local_file", upload_file_id: upload!.id },
+      { type: "image", transfer_method: "remote_url", url: "https://example.com/b.jpg" },
+    ]);
+  });
+
+  test("an upload Dify refuses is the call's answer (an unsupported type is the client's 415); no message is sent", async () => {
+    await difyChannel("app-b", "dify-9");
+    const response = await postRelay(world, "/v1/chat/completions", key, {
+      model: "dify-9",
+      messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/svg+xml;base64,PHN2Zy8+" } }] }],
+    });
+    expect(response.status).toBe(415);
+    expect(dify.received.filter((entry) => entry.path === "/v1/chat-messages")).toHaveLength(0);
+  });
+
   test("a whole answer for a client that wants one: streamed from Dify and folded; usage from message_end", async () => {
     await difyChannel("app-a", "dify-1");
     const answer = await openai(world, key).chat.completions.create({ model: "dify-1", messages: [{ role: "user", content: "你好" }] });
@@ -53,7 +106,12 @@ describe("Dify (37)", () => {
     await difyChannel("app-b", "dify-2");
     const stream = await openai(world, key).chat.completions.create({
       model: "dify-2",
-      messages: [{ role: "system", content: "用中文" }, { role: "user", content: "我叫小明" }, { role: "assistant", content: "你好小明" }, { role: "user", content: "我叫什么？" }],
+      messages: [
+        { role: "system", content: "用中文" },
+        { role: "user", content: "我叫小明" },
+        { role: "assistant", content: "你好小明" },
+        { role: "user", content: "我叫什么？" },
+      ],
       user: "user-42",
       stream: true,
       stream_options: { include_usage: true },
@@ -66,7 +124,11 @@ describe("Dify (37)", () => {
     }
     expect(text).toBe("你好，我是 Dify 应用。");
     expect(usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 8 });
-    expect(dify.received[0]!.json).toMatchObject({ query: "SYSTEM:\n用中文\n\nUSER:\n我叫小明\n\nASSISTANT:\n你好小明\n\nUSER:\n我叫什么？", user: "user-42", response_mode: "streaming" });
+    expect(dify.received[0]!.json).toMatchObject({
+      query: "SYSTEM:\n用中文\n\nUSER:\n我叫小明\n\nASSISTANT:\n你好小明\n\nUSER:\n我叫什么？",
+      user: "user-42",
+      response_mode: "streaming",
+    });
     expect(dify.received[0]!.json.conversation_id).toBeUndefined();
   });
 
@@ -80,7 +142,11 @@ describe("Dify (37)", () => {
     const id = await difyChannel("app-zz", "dify-4");
     const response = await postRelay(world, "/v1/chat/completions", key, { model: "dify-4", messages: [{ role: "user", content: "hi" }] });
     expect(response.status).toBe(401);
-    expect(withoutRequestId(response.json).error).toMatchObject({ message: "Access token is invalid", type: "authentication_error", code: "unauthorized" });
+    expect(withoutRequestId(response.json).error).toMatchObject({
+      message: "Access token is invalid",
+      type: "authentication_error",
+      code: "unauthorized",
+    });
     expect(await channelStatus(id)).toBe(3);
   });
 
@@ -97,7 +163,11 @@ describe("Dify (37)", () => {
     await setOptions(world, { RetryTimes: 0 });
     const spent = await difyChannel("app-e", "dify-6");
     dify.behave("app-e", { errorEvent: "provider_quota_exceeded" });
-    const refused = await postRelay(world, "/v1/chat/completions", key, { model: "dify-6", messages: [{ role: "user", content: "hi" }], stream: true });
+    const refused = await postRelay(world, "/v1/chat/completions", key, {
+      model: "dify-6",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
     expect(refused.status).toBe(429);
     expect(withoutRequestId(refused.json).error).toMatchObject({ type: "insufficient_quota", code: "provider_quota_exceeded" });
     expect(await channelStatus(spent)).toBe(3);

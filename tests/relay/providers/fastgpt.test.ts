@@ -4,7 +4,19 @@
 // failures with their verdicts (an invalid key whole and streamed, no balance, a rate limit).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startFastgptUpstream, type FastgptUpstream } from "../../fixtures/fastgpt-upstream.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "../relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let fastgpt: FastgptUpstream;
@@ -33,12 +45,16 @@ beforeEach(async () => {
 
 const lastLog = () => one(world, "select * from logs where type = 2 order by id desc limit 1");
 const channelStatus = async (id: number) => n((await one(world, "select status from channels where id = ?", id)).status);
-const fastgptChannel = (channelKey: string, model: string, extra: Record<string, unknown> = {}) => addChannel(world, { type: 22, key: channelKey, base_url: fastgpt.url, models: model, ...extra });
+const fastgptChannel = (channelKey: string, model: string, extra: Record<string, unknown> = {}) =>
+  addChannel(world, { type: ChannelType.FastGPT, key: channelKey, base_url: fastgpt.url, models: model, ...extra });
 
 describe("FastGPT (22)", () => {
   test("APIKey-AppId: the key as Bearer, the app id in the body; FastGPT's placeholder usage replaced by local counts", async () => {
     await fastgptChannel(`fastgpt-generala-${appId}`, "kb-1");
-    const answer = await openai(world, key).chat.completions.create({ model: "kb-1", messages: [{ role: "user", content: "导演是谁？请详细介绍一下这部电影的导演。" }] });
+    const answer = await openai(world, key).chat.completions.create({
+      model: "kb-1",
+      messages: [{ role: "user", content: "导演是谁？请详细介绍一下这部电影的导演。" }],
+    });
     expect(answer.choices[0]!.message.content).toBe("这是知识库里的答案。");
     // FastGPT sends no object and an empty model: the client gets a complete chat.completion.
     expect([answer.object, answer.model]).toEqual(["chat.completion", "kb-1"]);
@@ -46,7 +62,11 @@ describe("FastGPT (22)", () => {
     const request = fastgpt.received[0]!;
     expect(request.path).toBe("/api/v1/chat/completions");
     expect(request.headers.authorization).toBe("Bearer fastgpt-generala");
-    expect(request.json).toEqual({ model: "kb-1", messages: [{ role: "user", content: "导演是谁？请详细介绍一下这部电影的导演。" }], appId });
+    expect(request.json).toEqual({
+      model: "kb-1",
+      messages: [{ role: "user", content: "导演是谁？请详细介绍一下这部电影的导演。" }],
+      appId,
+    });
     const log = await lastLog();
     expect(n(log.prompt_tokens)).toBeGreaterThan(5);
     expect(n(log.completion_tokens)).toBeGreaterThan(1);
@@ -55,7 +75,12 @@ describe("FastGPT (22)", () => {
 
   test("a stream: the usage chunk the client asked for is the relay's own count, the one billed", async () => {
     await fastgptChannel(`fastgpt-generalb-${appId}`, "kb-2");
-    const stream = await openai(world, key).chat.completions.create({ model: "kb-2", messages: [{ role: "user", content: "导演是谁？" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await openai(world, key).chat.completions.create({
+      model: "kb-2",
+      messages: [{ role: "user", content: "导演是谁？" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     let usage: { prompt_tokens: number; completion_tokens: number } | undefined;
     for await (const chunk of stream) {
@@ -84,7 +109,11 @@ describe("FastGPT (22)", () => {
     expect(await channelStatus(whole)).toBe(3);
 
     const streamed = await fastgptChannel(`fastgpt-unknown2-${appId}`, "kb-5");
-    const failed = await postRelay(world, "/v1/chat/completions", key, { model: "kb-5", messages: [{ role: "user", content: "hi" }], stream: true });
+    const failed = await postRelay(world, "/v1/chat/completions", key, {
+      model: "kb-5",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
     expect(failed.status).toBe(401);
     expect(withoutRequestId(failed.json).error).toMatchObject({ type: "authentication_error", code: 514 });
     expect(await channelStatus(streamed)).toBe(3);

@@ -3,8 +3,20 @@
 // signatures, thinking, embeddings, usage and the billed quota, each error class with its retry
 // and auto-disable verdict, fetch models and the channel test.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { n, one, postRelay, reservedFor } from "../relay-world.ts";
-import { addGoogleChannel, addToken, balances, channelStatus, lastLog, openai, readStream, setOptions, startGoogleWorld, type GoogleWorld } from "./google-world.ts";
+import { n, postRelay, reservedFor } from "../../helpers/relay-world.ts";
+import {
+  addGoogleChannel,
+  addToken,
+  balances,
+  channelStatus,
+  lastLog,
+  openai,
+  readStream,
+  setOptions,
+  startGoogleWorld,
+  type GoogleWorld,
+} from "../../helpers/google-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: GoogleWorld;
 let key: string;
@@ -22,13 +34,20 @@ beforeAll(async () => {
   world = await startGoogleWorld();
   world.google.acceptKey("AIza-main");
   channelId = await addGoogleChannel(world, {
-    type: 24,
+    type: ChannelType.Gemini,
     key: "AIza-main",
     models: "gemini-2.0-flash,gemini-2.5-flash,gemini-3-pro-preview,gemini-embedding-001,gem-alias",
     model_mapping: JSON.stringify({ "gem-alias": "gemini-2.0-flash" }),
   });
   await setOptions(world, {
-    ModelRatio: JSON.stringify({ "gemini-2.5-flash": 1, "gemini-3-pro-preview": 1, "gemini-embedding-001": 0.5, "gem-alias": 1, "gemini-retry": 1, "gemini-bad": 1 }),
+    ModelRatio: JSON.stringify({
+      "gemini-2.5-flash": 1,
+      "gemini-3-pro-preview": 1,
+      "gemini-embedding-001": 0.5,
+      "gem-alias": 1,
+      "gemini-retry": 1,
+      "gemini-bad": 1,
+    }),
     CompletionRatio: JSON.stringify({ "gemini-2.5-flash": 4, "gemini-3-pro-preview": 4 }),
   });
   key = (await addToken(world.root)).key;
@@ -43,7 +62,10 @@ describe("chat", () => {
     const before = await balances(world, channelId);
     const answer = await client().chat.completions.create({
       model: "gemini-2.5-flash",
-      messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hello?" }],
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Hello?" },
+      ],
       temperature: 0.3,
       max_tokens: 50,
     });
@@ -54,7 +76,10 @@ describe("chat", () => {
     expect(received!.json).toEqual({
       contents: [{ role: "user", parts: [{ text: "Hello?" }] }],
       systemInstruction: { parts: [{ text: "Be brief." }] },
-      safetySettings: ["HARASSMENT", "HATE_SPEECH", "SEXUALLY_EXPLICIT", "DANGEROUS_CONTENT", "CIVIC_INTEGRITY"].map((name) => ({ category: `HARM_CATEGORY_${name}`, threshold: "BLOCK_NONE" })),
+      safetySettings: ["HARASSMENT", "HATE_SPEECH", "SEXUALLY_EXPLICIT", "DANGEROUS_CONTENT", "CIVIC_INTEGRITY"].map((name) => ({
+        category: `HARM_CATEGORY_${name}`,
+        threshold: "BLOCK_NONE",
+      })),
       generationConfig: { temperature: 0.3, maxOutputTokens: 50 },
     });
     expect(answer.choices[0]!.message.content).toBe("Hello from Gemini.");
@@ -68,7 +93,11 @@ describe("chat", () => {
   });
 
   test("streamed: streamGenerateContent?alt=sse becomes chunks, with the usage chunk the client asked for", async () => {
-    const result = await readStream(client(), { model: "gemini-2.5-flash", messages: [{ role: "user", content: "Hi" }], stream_options: { include_usage: true } });
+    const result = await readStream(client(), {
+      model: "gemini-2.5-flash",
+      messages: [{ role: "user", content: "Hi" }],
+      stream_options: { include_usage: true },
+    });
     const [received] = world.google.received;
     expect(received!.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent");
     expect(received!.query).toEqual({ alt: "sse" });
@@ -80,21 +109,44 @@ describe("chat", () => {
   });
 
   test("thinking: reasoning_effort becomes a thinking budget; thoughts come back as reasoning_content and are billed as completion", async () => {
-    const answer = await client().chat.completions.create({ model: "gemini-2.5-flash", messages: [{ role: "user", content: "Think" }], reasoning_effort: "low" });
+    const answer = await client().chat.completions.create({
+      model: "gemini-2.5-flash",
+      messages: [{ role: "user", content: "Think" }],
+      reasoning_effort: "low",
+    });
     expect(world.google.received[0]!.json.generationConfig).toEqual({ thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } });
     const message = answer.choices[0]!.message as unknown as Record<string, unknown>;
     expect([message.content, message.reasoning_content]).toEqual(["Hello from Gemini.", "Thinking it over."]);
     expect(answer.usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 8, completion_tokens_details: { reasoning_tokens: 3 } });
     const log = await lastLog(world);
     expect([n(log.completion_tokens), n(log.quota)]).toEqual([8, 42]);
-    const streamed = await readStream(client(), { model: "gemini-2.5-flash", messages: [{ role: "user", content: "Think" }], reasoning_effort: "low" });
+    const streamed = await readStream(client(), {
+      model: "gemini-2.5-flash",
+      messages: [{ role: "user", content: "Think" }],
+      reasoning_effort: "low",
+    });
     expect([streamed.reasoning, streamed.content]).toEqual(["Thinking it over.", "Hello from Gemini."]);
   });
 
   test("tools, whole: a function call with its thought signature, sent back with the result, answered (Gemini 3 checks the signature)", async () => {
     const messages: any[] = [{ role: "user", content: "Weather in Paris?" }];
-    const first = await client().chat.completions.create({ model: "gemini-3-pro-preview", messages, tools: [weatherTool] as never, tool_choice: "auto" });
-    expect(world.google.received[0]!.json.tools).toEqual([{ functionDeclarations: [{ name: "get_weather", description: "The weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }] }]);
+    const first = await client().chat.completions.create({
+      model: "gemini-3-pro-preview",
+      messages,
+      tools: [weatherTool] as never,
+      tool_choice: "auto",
+    });
+    expect(world.google.received[0]!.json.tools).toEqual([
+      {
+        functionDeclarations: [
+          {
+            name: "get_weather",
+            description: "The weather in a city",
+            parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+          },
+        ],
+      },
+    ]);
     expect(world.google.received[0]!.json.toolConfig).toEqual({ functionCallingConfig: { mode: "AUTO" } });
     const choice = first.choices[0]!;
     expect(choice.finish_reason).toBe("tool_calls");
@@ -105,7 +157,12 @@ describe("chat", () => {
     const second = await client().chat.completions.create({ model: "gemini-3-pro-preview", messages, tools: [weatherTool] as never });
     expect(second.choices[0]!.message.content).toBe('The tool said {"celsius":21}.');
     expect(world.google.received[1]!.json.contents.slice(1)).toEqual([
-      { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Paris" } }, thoughtSignature: call.extra_content.google.thought_signature }] },
+      {
+        role: "model",
+        parts: [
+          { functionCall: { name: "get_weather", args: { city: "Paris" } }, thoughtSignature: call.extra_content.google.thought_signature },
+        ],
+      },
       { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { celsius: 21 } } }] },
     ]);
   });
@@ -115,7 +172,10 @@ describe("chat", () => {
     const first = await readStream(client(), { model: "gemini-3-pro-preview", messages, tools: [weatherTool] });
     expect(first.finish).toBe("tool_calls");
     expect(first.toolCalls).toHaveLength(1);
-    messages.push({ role: "assistant", content: null, tool_calls: first.toolCalls }, { role: "tool", tool_call_id: first.toolCalls[0]!.id, content: "sunny" });
+    messages.push(
+      { role: "assistant", content: null, tool_calls: first.toolCalls },
+      { role: "tool", tool_call_id: first.toolCalls[0]!.id, content: "sunny" },
+    );
     const second = await readStream(client(), { model: "gemini-3-pro-preview", messages, tools: [weatherTool] });
     expect(second.content).toBe('The tool said {"content":"sunny"}.');
   });
@@ -128,9 +188,23 @@ describe("chat", () => {
 
   test("versions and safety come from the operator: the channel's version, else GeminiVersionSettings; GeminiSafetySettings thresholds", async () => {
     world.google.acceptKey("AIza-version");
-    await addGoogleChannel(world, { type: 24, key: "AIza-version", models: "gemini-version-test", other: "v1alpha", model_mapping: '{"gemini-version-test":"gemini-2.0-flash"}' });
+    await addGoogleChannel(world, {
+      type: ChannelType.Gemini,
+      key: "AIza-version",
+      models: "gemini-version-test",
+      other: "v1alpha",
+      model_mapping: '{"gemini-version-test":"gemini-2.0-flash"}',
+    });
     await setOptions(world, {
-      ModelRatio: JSON.stringify({ "gemini-2.5-flash": 1, "gemini-3-pro-preview": 1, "gemini-embedding-001": 0.5, "gem-alias": 1, "gemini-retry": 1, "gemini-bad": 1, "gemini-version-test": 1 }),
+      ModelRatio: JSON.stringify({
+        "gemini-2.5-flash": 1,
+        "gemini-3-pro-preview": 1,
+        "gemini-embedding-001": 0.5,
+        "gem-alias": 1,
+        "gemini-retry": 1,
+        "gemini-bad": 1,
+        "gemini-version-test": 1,
+      }),
       GeminiVersionSettings: JSON.stringify({ default: "v1beta", "gemini-2.5-flash": "v1" }),
       GeminiSafetySettings: JSON.stringify({ default: "BLOCK_ONLY_HIGH", HARM_CATEGORY_HARASSMENT: "OFF" }),
     });
@@ -158,10 +232,19 @@ describe("chat", () => {
 describe("embeddings", () => {
   test("a list goes to batchEmbedContents, one text to embedContent; the official client's base64 vectors decode; prompt billed", async () => {
     const many = await client().embeddings.create({ model: "gemini-embedding-001", input: ["first text", "second text"], dimensions: 4 });
-    expect(many.data.map((entry) => entry.embedding.map((value) => Math.round(value * 10) / 10))).toEqual([[1, 1.1, 1.2, 1.3], [2, 2.1, 2.2, 2.3]]);
+    expect(many.data.map((entry) => entry.embedding.map((value) => Math.round(value * 10) / 10))).toEqual([
+      [1, 1.1, 1.2, 1.3],
+      [2, 2.1, 2.2, 2.3],
+    ]);
     const [batch] = world.google.received;
     expect(batch!.path).toBe("/v1beta/models/gemini-embedding-001:batchEmbedContents");
-    expect(batch!.json).toEqual({ requests: ["first text", "second text"].map((text) => ({ model: "models/gemini-embedding-001", content: { parts: [{ text }] }, outputDimensionality: 4 })) });
+    expect(batch!.json).toEqual({
+      requests: ["first text", "second text"].map((text) => ({
+        model: "models/gemini-embedding-001",
+        content: { parts: [{ text }] },
+        outputDimensionality: 4,
+      })),
+    });
     const log = await lastLog(world);
     expect(n(log.prompt_tokens)).toBeGreaterThan(0);
     expect(n(log.quota)).toBe(Math.max(1, Math.round(n(log.prompt_tokens) * 0.5)));
@@ -176,7 +259,12 @@ describe("errors", () => {
   afterAll(() => setOptions(world, { RetryTimes: 0, AutomaticDisableChannelEnabled: false }));
 
   test("an invalid key: Google's 400 API_KEY_INVALID reaches the client, not retried, and the channel is disabled", async () => {
-    const dead = await addGoogleChannel(world, { type: 24, key: "AIza-unknown", models: "gemini-bad", model_mapping: '{"gemini-bad":"gemini-2.0-flash"}' });
+    const dead = await addGoogleChannel(world, {
+      type: ChannelType.Gemini,
+      key: "AIza-unknown",
+      models: "gemini-bad",
+      model_mapping: '{"gemini-bad":"gemini-2.0-flash"}',
+    });
     const result = await postRelay(world, "/v1/chat/completions", key, { model: "gemini-bad", messages: [{ role: "user", content: "x" }] });
     expect(result.status).toBe(400);
     expect(result.json.error.message).toStartWith("API key not valid. Please pass a valid API key.");
@@ -186,18 +274,47 @@ describe("errors", () => {
 
   test("PERMISSION_DENIED disables the channel too", async () => {
     world.google.acceptKey("AIza-denied");
-    const denied = await addGoogleChannel(world, { type: 24, key: "AIza-denied", models: "gemini-denied", model_mapping: '{"gemini-denied":"gemini-2.0-flash"}' });
-    await setOptions(world, { ModelRatio: JSON.stringify({ "gemini-2.5-flash": 1, "gemini-3-pro-preview": 1, "gemini-embedding-001": 0.5, "gem-alias": 1, "gemini-retry": 1, "gemini-denied": 1 }) });
+    const denied = await addGoogleChannel(world, {
+      type: ChannelType.Gemini,
+      key: "AIza-denied",
+      models: "gemini-denied",
+      model_mapping: '{"gemini-denied":"gemini-2.0-flash"}',
+    });
+    await setOptions(world, {
+      ModelRatio: JSON.stringify({
+        "gemini-2.5-flash": 1,
+        "gemini-3-pro-preview": 1,
+        "gemini-embedding-001": 0.5,
+        "gem-alias": 1,
+        "gemini-retry": 1,
+        "gemini-denied": 1,
+      }),
+    });
     world.google.behave("AIza-denied", { status: 403 });
-    const result = await postRelay(world, "/v1/chat/completions", key, { model: "gemini-denied", messages: [{ role: "user", content: "x" }] });
+    const result = await postRelay(world, "/v1/chat/completions", key, {
+      model: "gemini-denied",
+      messages: [{ role: "user", content: "x" }],
+    });
     expect(result.status).toBe(403);
     expect(await channelStatus(world, denied)).toBe(3);
   });
 
   test("RESOURCE_EXHAUSTED (429) and INTERNAL (500) are retried on the next channel, which is not disabled; the first keeps running", async () => {
     for (const name of ["AIza-busy", "AIza-spare"]) world.google.acceptKey(name);
-    const busy = await addGoogleChannel(world, { type: 24, key: "AIza-busy", models: "gemini-retry", priority: 10, model_mapping: '{"gemini-retry":"gemini-2.0-flash"}' });
-    await addGoogleChannel(world, { type: 24, key: "AIza-spare", models: "gemini-retry", priority: 0, model_mapping: '{"gemini-retry":"gemini-2.0-flash"}' });
+    const busy = await addGoogleChannel(world, {
+      type: ChannelType.Gemini,
+      key: "AIza-busy",
+      models: "gemini-retry",
+      priority: 10,
+      model_mapping: '{"gemini-retry":"gemini-2.0-flash"}',
+    });
+    await addGoogleChannel(world, {
+      type: ChannelType.Gemini,
+      key: "AIza-spare",
+      models: "gemini-retry",
+      priority: 0,
+      model_mapping: '{"gemini-retry":"gemini-2.0-flash"}',
+    });
     for (const status of [429, 500]) {
       world.google.reset();
       world.google.behave("AIza-busy", { status });
@@ -211,7 +328,10 @@ describe("errors", () => {
   test("INVALID_ARGUMENT is the client's: not retried, nothing disabled, nothing billed", async () => {
     const before = await balances(world, channelId);
     world.google.behave("AIza-main", { status: 400, message: "Invalid value at 'contents[0]'" });
-    const result = await postRelay(world, "/v1/chat/completions", key, { model: "gemini-2.5-flash", messages: [{ role: "user", content: "x" }] });
+    const result = await postRelay(world, "/v1/chat/completions", key, {
+      model: "gemini-2.5-flash",
+      messages: [{ role: "user", content: "x" }],
+    });
     world.google.behave("AIza-main", {});
     expect([result.status, result.json.error.code]).toEqual([400, "INVALID_ARGUMENT"]);
     expect(world.google.received).toHaveLength(1);
@@ -222,8 +342,15 @@ describe("errors", () => {
   test("a blocked prompt is a clear 400, whole or streamed, and costs nothing", async () => {
     const before = await balances(world, channelId);
     world.google.behave("AIza-main", { blockPrompt: "PROHIBITED_CONTENT" });
-    const whole = await postRelay(world, "/v1/chat/completions", key, { model: "gemini-2.5-flash", messages: [{ role: "user", content: "x" }] });
-    const streamed = await postRelay(world, "/v1/chat/completions", key, { model: "gemini-2.5-flash", messages: [{ role: "user", content: "x" }], stream: true });
+    const whole = await postRelay(world, "/v1/chat/completions", key, {
+      model: "gemini-2.5-flash",
+      messages: [{ role: "user", content: "x" }],
+    });
+    const streamed = await postRelay(world, "/v1/chat/completions", key, {
+      model: "gemini-2.5-flash",
+      messages: [{ role: "user", content: "x" }],
+      stream: true,
+    });
     world.google.behave("AIza-main", {});
     for (const result of [whole, streamed]) {
       expect(result.status).toBe(400);
@@ -237,7 +364,9 @@ describe("errors", () => {
 
   test("an error event in the middle of a stream reaches the client as an error", async () => {
     world.google.behave("AIza-main", { errorAfterChunks: 1 });
-    const failure = await readStream(client(), { model: "gemini-2.5-flash", messages: [{ role: "user", content: "x" }] }).catch((error) => error);
+    const failure = await readStream(client(), { model: "gemini-2.5-flash", messages: [{ role: "user", content: "x" }] }).catch(
+      (error) => error,
+    );
     world.google.behave("AIza-main", {});
     expect(failure).toBeInstanceOf(Error);
     expect(String(failure.message)).toContain("An internal error has occurred.");
@@ -246,7 +375,11 @@ describe("errors", () => {
   test("a stream cut or stalled half-way ends with an error event, billed for what was delivered", async () => {
     for (const behaviour of [{ cutAfterChunks: 2 }, { stallAfterChunks: 2 }]) {
       world.google.behave("AIza-main", behaviour);
-      const result = await postRelay(world, "/v1/chat/completions", key, { model: "gemini-2.5-flash", messages: [{ role: "user", content: "x" }], stream: true });
+      const result = await postRelay(world, "/v1/chat/completions", key, {
+        model: "gemini-2.5-flash",
+        messages: [{ role: "user", content: "x" }],
+        stream: true,
+      });
       world.google.behave("AIza-main", {});
       expect(result.status).toBe(200);
       expect(result.text).toContain("Hello ");
@@ -260,10 +393,19 @@ describe("errors", () => {
 
 describe("channel management", () => {
   test("fetch models follows every page and keeps the models that generate or embed", async () => {
-    const result = await world.root.post("/api/channel/fetch_models", { type: 24, key: "AIza-main", base_url: world.google.url });
-    expect(result.body).toMatchObject({ success: true, data: ["gemini-2.0-flash", "gemini-2.5-pro", "gemini-embedding-001", "gemini-3-pro-preview"] });
+    const result = await world.root.post("/api/channel/fetch_models", {
+      type: ChannelType.Gemini,
+      key: "AIza-main",
+      base_url: world.google.url,
+    });
+    expect(result.body).toMatchObject({
+      success: true,
+      data: ["gemini-2.0-flash", "gemini-2.5-pro", "gemini-embedding-001", "gemini-3-pro-preview"],
+    });
     expect(world.google.received.map((entry) => entry.query.pageToken ?? "")).toEqual(["", "2", "4"]);
-    expect(world.google.received.every((entry) => entry.path === "/v1beta/models" && entry.headers["x-goog-api-key"] === "AIza-main")).toBe(true);
+    expect(world.google.received.every((entry) => entry.path === "/v1beta/models" && entry.headers["x-goog-api-key"] === "AIza-main")).toBe(
+      true,
+    );
   });
 
   test("the channel test sends a converted chat call like the relay", async () => {
@@ -277,13 +419,29 @@ describe("channel management", () => {
 
 describe("the imitation refuses careless conversions", () => {
   const call = (body: unknown, apiKey = "AIza-main") =>
-    fetch(`${world.google.url}/v1beta/models/gemini-2.0-flash:generateContent`, { method: "POST", headers: { "x-goog-api-key": apiKey, "content-type": "application/json" }, body: JSON.stringify(body) })
-      .then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
+    fetch(`${world.google.url}/v1beta/models/gemini-2.0-flash:generateContent`, {
+      method: "POST",
+      headers: { "x-goog-api-key": apiKey, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as any }));
 
   test("the role assistant, a system message inside contents, OpenAI field names and a bad key", async () => {
-    expect((await call({ contents: [{ role: "assistant", parts: [{ text: "x" }] }] })).body.error.message).toBe("Please use a valid role: user, model.");
-    expect((await call({ contents: [{ role: "system", parts: [{ text: "x" }] }, { role: "user", parts: [{ text: "y" }] }] })).status).toBe(400);
-    expect((await call({ contents: [{ role: "user", parts: [{ text: "x" }] }], generationConfig: { max_tokens: 5 } })).body.error.message).toContain('Unknown name "max_tokens"');
+    expect((await call({ contents: [{ role: "assistant", parts: [{ text: "x" }] }] })).body.error.message).toBe(
+      "Please use a valid role: user, model.",
+    );
+    expect(
+      (
+        await call({
+          contents: [
+            { role: "system", parts: [{ text: "x" }] },
+            { role: "user", parts: [{ text: "y" }] },
+          ],
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call({ contents: [{ role: "user", parts: [{ text: "x" }] }], generationConfig: { max_tokens: 5 } })).body.error.message,
+    ).toContain('Unknown name "max_tokens"');
     const bad = await call({ contents: [{ role: "user", parts: [{ text: "x" }] }] }, "AIza-nobody");
     expect([bad.status, bad.body.error.details[0].reason]).toEqual([400, "API_KEY_INVALID"]);
   });

@@ -1,10 +1,25 @@
 // Tencent Hunyuan (23) through the real relay and the official openai client, against an
 // imitation that recomputes every request's TC3-HMAC-SHA256 signature: the ChatCompletions body,
 // answers whole and streamed, tools, embeddings, usage and quota, and the failures (a bad key or
-// signature, a rate limit, an account in arrears) with their retry and auto-disable verdicts.
+// signature, a rate limit, an account in arrears) with their retry and auto-disable verdicts. The
+// imitation judges signatures with Tencent's own SDK (tencentcloud-sdk-nodejs-common). Images:
+// ImageUrl.Url is documented as an http(s) link only (tencentcloud-sdk-nodejs-hunyuan v20230901),
+// so links go through and base64 images are refused before anything is sent.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startHunyuanUpstream, type HunyuanUpstream } from "../../fixtures/hunyuan-upstream.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "../relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let tencent: HunyuanUpstream;
@@ -31,16 +46,57 @@ beforeEach(async () => {
 const lastLog = () => one(world, "select * from logs where type = 2 order by id desc limit 1");
 const channelStatus = async (id: number) => n((await one(world, "select status from channels where id = ?", id)).status);
 const hunyuanChannel = (name: string, alias: string, model: string, extra: Record<string, unknown> = {}) =>
-  addChannel(world, { type: 23, key: `1250000000|AKID${name}|secret-${name}`, base_url: tencent.url, models: alias, model_mapping: JSON.stringify({ [alias]: model }), ...extra });
+  addChannel(world, {
+    type: ChannelType.Hunyuan,
+    key: `1250000000|AKID${name}|secret-${name}`,
+    base_url: tencent.url,
+    models: alias,
+    model_mapping: JSON.stringify({ [alias]: model }),
+    ...extra,
+  });
 
 describe("Tencent Hunyuan (23)", () => {
+  test("images: a link goes in Contents as ImageUrl.Url; a base64 image is refused with 400, nothing sent", async () => {
+    await hunyuanChannel("a", "hy-2", "hunyuan-vision");
+    const content = (url: string) => [
+      { type: "text" as const, text: "这是什么？" },
+      { type: "image_url" as const, image_url: { url } },
+    ];
+    await openai(world, key).chat.completions.create({
+      model: "hy-2",
+      messages: [{ role: "user", content: content("https://example.com/cat.png") }],
+    });
+    expect(tencent.received[0]!.json.Messages).toEqual([
+      {
+        Role: "user",
+        Contents: [
+          { Type: "text", Text: "这是什么？" },
+          { Type: "image_url", ImageUrl: { Url: "https://example.com/cat.png" } },
+        ],
+      },
+    ]);
+    tencent.reset();
+    const refused = await postRelay(world, "/v1/chat/completions", key, {
+      model: "hy-2",
+      messages: [{ role: "user", content: content("data:image/png;base64,iVBORw0KGgo=") }],
+    });
+    expect([refused.status, withoutRequestId(refused.json).error.message]).toEqual([
+      400,
+      "腾讯混元只接受 http(s) 图片链接，不接受 base64 图片",
+    ]);
+    expect(tencent.received).toHaveLength(0);
+  });
+
   test("a whole answer: signed headers, the PascalCase body, OpenAI's shape, usage and quota", async () => {
     await hunyuanChannel("a", "hy-1", "hunyuan-lite");
     const answer = await openai(world, key).chat.completions.create({
       model: "hy-1",
-      messages: [{ role: "system", content: "简短" }, { role: "user", content: "你好" }, { role: "user", content: "介绍一下你自己" }],
+      messages: [
+        { role: "system", content: "简短" },
+        { role: "user", content: "你好" },
+        { role: "user", content: "介绍一下你自己" },
+      ],
       temperature: 0.5,
-      max_tokens: 64,
     });
     expect(answer.choices[0]!.message.content).toBe("你好，我是腾讯混元。");
     expect(answer.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 });
@@ -50,15 +106,40 @@ describe("Tencent Hunyuan (23)", () => {
     expect(request.headers["x-tc-version"]).toBe("2023-09-01");
     expect(Math.abs(Number(request.headers["x-tc-timestamp"]) - Date.now() / 1000)).toBeLessThan(60);
     const today = new Date(Number(request.headers["x-tc-timestamp"]) * 1000).toISOString().slice(0, 10);
-    expect(request.headers.authorization).toStartWith(`TC3-HMAC-SHA256 Credential=AKIDa/${today}/hunyuan/tc3_request, SignedHeaders=content-type;host, Signature=`);
-    expect(request.json).toEqual({ Model: "hunyuan-lite", Messages: [{ Role: "system", Content: "简短" }, { Role: "user", Content: "你好\n介绍一下你自己" }], Stream: false, Temperature: 0.5 });
+    expect(request.headers.authorization).toStartWith(
+      `TC3-HMAC-SHA256 Credential=AKIDa/${today}/hunyuan/tc3_request, SignedHeaders=content-type;host, Signature=`,
+    );
+    expect(request.json).toEqual({
+      Model: "hunyuan-lite",
+      Messages: [
+        { Role: "system", Content: "简短" },
+        { Role: "user", Content: "你好\n介绍一下你自己" },
+      ],
+      Stream: false,
+      Temperature: 0.5,
+    });
     const log = await lastLog();
     expect([n(log.prompt_tokens), n(log.completion_tokens), n(log.quota)]).toEqual([11, 7, 11 + 7 * 2]);
+    // ChatCompletions has no output limit: a client's is refused rather than dropped.
+    const limited = await postRelay(world, "/v1/chat/completions", key, {
+      model: "hy-1",
+      messages: [{ role: "user", content: "x" }],
+      max_tokens: 64,
+    });
+    expect([limited.status, withoutRequestId(limited.json).error.message]).toEqual([
+      400,
+      "Tencent Hunyuan 不支持请求字段 max_tokens，请去掉后重试",
+    ]);
   });
 
   test("a stream: deltas as chunks, Tencent's last usage in the usage chunk and the log", async () => {
     await hunyuanChannel("b", "hy-2", "hunyuan-standard");
-    const stream = await openai(world, key).chat.completions.create({ model: "hy-2", messages: [{ role: "user", content: "你好" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await openai(world, key).chat.completions.create({
+      model: "hy-2",
+      messages: [{ role: "user", content: "你好" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     let usage: unknown;
     let finish: string | null = null;
@@ -78,8 +159,18 @@ describe("Tencent Hunyuan (23)", () => {
   test("tools go out as Hunyuan Tools; streamed tool calls come back merged by Id", async () => {
     await hunyuanChannel("c", "hy-3", "hunyuan-functioncall");
     tencent.behave("AKIDc", { toolCall: { name: "weather", arguments: '{"city":"深圳"}' } });
-    const tools = [{ type: "function" as const, function: { name: "weather", description: "天气", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
-    const stream = await openai(world, key).chat.completions.create({ model: "hy-3", messages: [{ role: "user", content: "深圳天气" }], tools, stream: true });
+    const tools = [
+      {
+        type: "function" as const,
+        function: { name: "weather", description: "天气", parameters: { type: "object", properties: { city: { type: "string" } } } },
+      },
+    ];
+    const stream = await openai(world, key).chat.completions.create({
+      model: "hy-3",
+      messages: [{ role: "user", content: "深圳天气" }],
+      tools,
+      stream: true,
+    });
     const calls: Record<number, { id?: string; name: string; arguments: string }> = {};
     let finish: string | null = null;
     for await (const chunk of stream) {
@@ -99,9 +190,17 @@ describe("Tencent Hunyuan (23)", () => {
   });
 
   test("embeddings through GetEmbedding, base64 for the SDK", async () => {
-    await addChannel(world, { type: 23, key: "1250000000|AKIDd|secret-d", base_url: tencent.url, models: "hunyuan-embedding" });
+    await addChannel(world, {
+      type: ChannelType.Hunyuan,
+      key: "1250000000|AKIDd|secret-d",
+      base_url: tencent.url,
+      models: "hunyuan-embedding",
+    });
     const result = await openai(world, key).embeddings.create({ model: "hunyuan-embedding", input: ["一", "二"] });
-    expect(result.data.map((item) => item.embedding)).toEqual([[0.5, 0], [0.5, 1]]);
+    expect(result.data.map((item) => item.embedding)).toEqual([
+      [0.5, 0],
+      [0.5, 1],
+    ]);
     expect(tencent.received[0]!.headers["x-tc-action"]).toBe("GetEmbedding");
     expect(tencent.received[0]!.json).toEqual({ InputList: ["一", "二"] });
     const log = await lastLog();
@@ -110,10 +209,20 @@ describe("Tencent Hunyuan (23)", () => {
 
   test("a wrong SecretKey fails Tencent's signature check: 401, the channel disabled, nothing retried", async () => {
     await setOptions(world, { RetryTimes: 2 });
-    const id = await addChannel(world, { type: 23, key: "1250000000|AKIDe|not-the-secret", base_url: tencent.url, models: "hy-4", model_mapping: '{"hy-4":"hunyuan-lite"}' });
+    const id = await addChannel(world, {
+      type: ChannelType.Hunyuan,
+      key: "1250000000|AKIDe|not-the-secret",
+      base_url: tencent.url,
+      models: "hy-4",
+      model_mapping: '{"hy-4":"hunyuan-lite"}',
+    });
     const response = await postRelay(world, "/v1/chat/completions", key, { model: "hy-4", messages: [{ role: "user", content: "hi" }] });
     expect(response.status).toBe(401);
-    expect(withoutRequestId(response.json).error).toMatchObject({ message: "请求签名验证失败", type: "authentication_error", code: "AuthFailure.SignatureFailure" });
+    expect(withoutRequestId(response.json).error).toMatchObject({
+      message: "请求签名验证失败",
+      type: "authentication_error",
+      code: "AuthFailure.SignatureFailure",
+    });
     expect(tencent.received).toHaveLength(1);
     expect(await channelStatus(id)).toBe(3);
   });
@@ -141,14 +250,23 @@ describe("Tencent Hunyuan (23)", () => {
   test("an ErrorMsg in the middle of a stream ends it with an error event", async () => {
     await hunyuanChannel("b", "hy-7", "hunyuan-lite");
     tencent.behave("AKIDb", { errorMidStream: true });
-    const response = await postRelay(world, "/v1/chat/completions", key, { model: "hy-7", messages: [{ role: "user", content: "hi" }], stream: true });
+    const response = await postRelay(world, "/v1/chat/completions", key, {
+      model: "hy-7",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
     expect(response.status).toBe(200);
     expect(response.text).toContain("服务内部异常");
     expect(response.text).not.toContain("[DONE]");
   });
 
   test("the channel test reaches ChatCompletions", async () => {
-    const id = await addChannel(world, { type: 23, key: "1250000000|AKIDc|secret-c", base_url: tencent.url, models: "hunyuan-lite" });
+    const id = await addChannel(world, {
+      type: ChannelType.Hunyuan,
+      key: "1250000000|AKIDc|secret-c",
+      base_url: tencent.url,
+      models: "hunyuan-lite",
+    });
     const result = await world.root.get(`/api/channel/test/${id}`);
     expect(result.body.success).toBe(true);
     expect(tencent.received.at(-1)!.json).toEqual({ Model: "hunyuan-lite", Messages: [{ Role: "user", Content: "hi" }], Stream: false });

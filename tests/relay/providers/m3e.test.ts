@@ -3,7 +3,18 @@
 // SDK's base64, usage and quota, a wrong key (disabled) and an overloaded deployment (retried).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startM3eUpstream, type M3eUpstream } from "../../fixtures/m3e-upstream.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, type RelayWorld } from "../relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  type RelayWorld,
+} from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let m3e: M3eUpstream;
@@ -30,9 +41,12 @@ const channelStatus = async (id: number) => n((await one(world, "select status f
 
 describe("MokaAI M3E (44)", () => {
   test("embeddings: /v1/embeddings with the deployment key, no encoding_format, base64 for the SDK, usage and quota", async () => {
-    await addChannel(world, { type: 44, key: "sk-m3e-a", base_url: m3e.url, models: "m3e-base" });
+    await addChannel(world, { type: ChannelType.MokaAI, key: "sk-m3e-a", base_url: m3e.url, models: "m3e-base" });
     const result = await openai(world, key).embeddings.create({ model: "m3e-base", input: ["什么是 laf", "知识库"] });
-    expect(result.data.map((item) => Array.from(item.embedding))).toEqual([[0.5, 0.25, 0], [0.5, 0.25, 1]]);
+    expect(result.data.map((item) => Array.from(item.embedding))).toEqual([
+      [0.5, 0.25, 0],
+      [0.5, 0.25, 1],
+    ]);
     expect(m3e.received[0]!.path).toBe("/v1/embeddings");
     expect(m3e.received[0]!.headers.authorization).toBe("Bearer sk-m3e-a");
     expect(m3e.received[0]!.json).toEqual({ model: "m3e-base", input: ["什么是 laf", "知识库"] });
@@ -41,15 +55,35 @@ describe("MokaAI M3E (44)", () => {
   });
 
   test("a wrong key disables the channel; an overloaded deployment (429) is retried elsewhere", async () => {
-    const dead = await addChannel(world, { type: 44, key: "sk-wrong", base_url: m3e.url, models: "m3e-1", model_mapping: '{"m3e-1":"m3e-base"}' });
+    const dead = await addChannel(world, {
+      type: ChannelType.MokaAI,
+      key: "sk-wrong",
+      base_url: m3e.url,
+      models: "m3e-1",
+      model_mapping: '{"m3e-1":"m3e-base"}',
+    });
     const refused = await postRelay(world, "/v1/embeddings", key, { model: "m3e-1", input: "x" });
     expect(refused.status).toBe(401);
     expect(await channelStatus(dead)).toBe(3);
 
     await setOptions(world, { RetryTimes: 1 });
     m3e.reset();
-    const busy = await addChannel(world, { type: 44, key: "sk-m3e-b", base_url: m3e.url, models: "m3e-1", model_mapping: '{"m3e-1":"m3e-base"}', priority: 5 });
-    const spare = await addChannel(world, { type: 44, key: "sk-m3e-c", base_url: m3e.url, models: "m3e-1", model_mapping: '{"m3e-1":"m3e-base"}', priority: 1 });
+    const busy = await addChannel(world, {
+      type: ChannelType.MokaAI,
+      key: "sk-m3e-b",
+      base_url: m3e.url,
+      models: "m3e-1",
+      model_mapping: '{"m3e-1":"m3e-base"}',
+      priority: 5,
+    });
+    const spare = await addChannel(world, {
+      type: ChannelType.MokaAI,
+      key: "sk-m3e-c",
+      base_url: m3e.url,
+      models: "m3e-1",
+      model_mapping: '{"m3e-1":"m3e-base"}',
+      priority: 1,
+    });
     m3e.behave("sk-m3e-b", { rateLimited: true });
     const answered = await postRelay(world, "/v1/embeddings", key, { model: "m3e-1", input: "x", encoding_format: "float" });
     expect(answered.status).toBe(200);
@@ -59,7 +93,7 @@ describe("MokaAI M3E (44)", () => {
   });
 
   test("the channel test reaches embeddings", async () => {
-    const id = await addChannel(world, { type: 44, key: "sk-m3e-a", base_url: m3e.url, models: "m3e-large" });
+    const id = await addChannel(world, { type: ChannelType.MokaAI, key: "sk-m3e-a", base_url: m3e.url, models: "m3e-large" });
     expect((await world.root.get(`/api/channel/test/${id}`)).body.success).toBe(true);
     expect(m3e.received.at(-1)!.json).toEqual({ model: "m3e-large", input: ["hello world"] });
   });

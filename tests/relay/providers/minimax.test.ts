@@ -4,7 +4,19 @@
 // base_resp failures with their verdicts (an unknown key, a rate limit, no balance).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startMinimaxUpstream, type MinimaxUpstream } from "../../fixtures/minimax-upstream.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "../relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let minimax: MinimaxUpstream;
@@ -31,24 +43,46 @@ beforeEach(async () => {
 const lastLog = () => one(world, "select * from logs where type = 2 order by id desc limit 1");
 const channelStatus = async (id: number) => n((await one(world, "select status from channels where id = ?", id)).status);
 const minimaxChannel = (apiKey: string, alias: string, extra: Record<string, unknown> = {}) =>
-  addChannel(world, { type: 35, key: apiKey, base_url: minimax.url, models: alias, model_mapping: JSON.stringify({ [alias]: "abab6.5s-chat" }), ...extra });
+  addChannel(world, {
+    type: ChannelType.MiniMax,
+    key: apiKey,
+    base_url: minimax.url,
+    models: alias,
+    model_mapping: JSON.stringify({ [alias]: "abab6.5s-chat" }),
+    ...extra,
+  });
 
 describe("MiniMax (35)", () => {
   test("a whole answer: chatcompletion_v2, temperature 0 moved inside (0, 1], usage and quota", async () => {
     await minimaxChannel("mm-a", "mm-1");
-    const answer = await openai(world, key).chat.completions.create({ model: "mm-1", messages: [{ role: "user", content: "你好" }], temperature: 0, max_tokens: 100 });
+    const answer = await openai(world, key).chat.completions.create({
+      model: "mm-1",
+      messages: [{ role: "user", content: "你好" }],
+      temperature: 0,
+      max_tokens: 100,
+    });
     expect(answer.choices[0]!.message.content).toBe("你好，我是 MiniMax 的模型。");
     const request = minimax.received[0]!;
     expect(request.path).toBe("/v1/text/chatcompletion_v2");
     expect(request.headers.authorization).toBe("Bearer mm-a");
-    expect(request.json).toEqual({ model: "abab6.5s-chat", messages: [{ role: "user", content: "你好" }], temperature: 0.01, max_tokens: 100 });
+    expect(request.json).toEqual({
+      model: "abab6.5s-chat",
+      messages: [{ role: "user", content: "你好" }],
+      temperature: 0.01,
+      max_tokens: 100,
+    });
     const log = await lastLog();
     expect([n(log.prompt_tokens), n(log.completion_tokens), n(log.quota)]).toEqual([12, 9, 12 + 9 * 2]);
   });
 
   test("a stream: deltas once, the closing whole message not repeated, its usage in the usage chunk", async () => {
     await minimaxChannel("mm-b", "mm-2");
-    const stream = await openai(world, key).chat.completions.create({ model: "mm-2", messages: [{ role: "user", content: "你好" }], stream: true, stream_options: { include_usage: true } });
+    const stream = await openai(world, key).chat.completions.create({
+      model: "mm-2",
+      messages: [{ role: "user", content: "你好" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     let usage: unknown;
     let finish: string | null = null;
@@ -78,7 +112,11 @@ describe("MiniMax (35)", () => {
     const busy = await minimaxChannel("mm-c", "mm-4", { priority: 5 });
     const spare = await minimaxChannel("mm-d", "mm-4", { priority: 1 });
     minimax.behave("mm-c", { errorCode: 1002 });
-    const answered = await postRelay(world, "/v1/chat/completions", key, { model: "mm-4", messages: [{ role: "user", content: "hi" }], stream: true });
+    const answered = await postRelay(world, "/v1/chat/completions", key, {
+      model: "mm-4",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
     expect(answered.status).toBe(200);
     expect(answered.text).toContain("[DONE]");
     expect(minimax.received.map((entry) => entry.who)).toEqual(["mm-c", "mm-d"]);
@@ -94,7 +132,7 @@ describe("MiniMax (35)", () => {
   });
 
   test("the channel test reaches chatcompletion_v2", async () => {
-    const id = await addChannel(world, { type: 35, key: "mm-b", base_url: minimax.url, models: "abab6.5s-chat" });
+    const id = await addChannel(world, { type: ChannelType.MiniMax, key: "mm-b", base_url: minimax.url, models: "abab6.5s-chat" });
     const result = await world.root.get(`/api/channel/test/${id}`);
     expect(result.body.success).toBe(true);
     expect(minimax.received.at(-1)!.path).toBe("/v1/text/chatcompletion_v2");

@@ -3,8 +3,20 @@
 // counted locally and billed, refusals, errors with their verdicts, fetch models, channel test.
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { countTextTokens } from "../../../src/services/billing/token-counter.ts";
-import { n, postRelay } from "../relay-world.ts";
-import { addGoogleChannel, addToken, balances, channelStatus, lastLog, openai, readStream, setOptions, startGoogleWorld, type GoogleWorld } from "./google-world.ts";
+import { n, postRelay } from "../../helpers/relay-world.ts";
+import {
+  addGoogleChannel,
+  addToken,
+  balances,
+  channelStatus,
+  lastLog,
+  openai,
+  readStream,
+  setOptions,
+  startGoogleWorld,
+  type GoogleWorld,
+} from "../../helpers/google-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: GoogleWorld;
 let key: string;
@@ -13,14 +25,20 @@ let channelId: number;
 beforeAll(async () => {
   world = await startGoogleWorld();
   world.google.acceptKey("AIza-palm");
-  channelId = await addGoogleChannel(world, { type: 11, key: "AIza-palm", models: "PaLM-2" });
-  await setOptions(world, { ModelRatio: JSON.stringify({ "PaLM-2": 1, "palm-dead": 1 }), CompletionRatio: JSON.stringify({ "PaLM-2": 1 }) });
+  channelId = await addGoogleChannel(world, { type: ChannelType.PaLM, key: "AIza-palm", models: "PaLM-2" });
+  await setOptions(world, {
+    ModelRatio: JSON.stringify({ "PaLM-2": 1, "palm-dead": 1 }),
+    CompletionRatio: JSON.stringify({ "PaLM-2": 1 }),
+  });
   key = (await addToken(world.root)).key;
 });
 afterAll(() => world.stop());
 beforeEach(() => world.google.reset());
 
-const messages = [{ role: "system", content: "You are terse." }, { role: "user", content: "Say hi" }];
+const messages = [
+  { role: "system", content: "You are terse." },
+  { role: "user", content: "Say hi" },
+];
 
 test("whole answer: generateMessage of chat-bison-001 with the key header; usage counted locally and billed", async () => {
   const before = await balances(world, channelId);
@@ -28,7 +46,10 @@ test("whole answer: generateMessage of chat-bison-001 with the key header; usage
   const [received] = world.google.received;
   expect(received!.path).toBe("/v1beta2/models/chat-bison-001:generateMessage");
   expect(received!.headers["x-goog-api-key"]).toBe("AIza-palm");
-  expect(received!.json).toEqual({ prompt: { context: "You are terse.", messages: [{ author: "0", content: "Say hi" }] }, temperature: 0.1 });
+  expect(received!.json).toEqual({
+    prompt: { context: "You are terse.", messages: [{ author: "0", content: "Say hi" }] },
+    temperature: 0.1,
+  });
   expect(answer.choices[0]!.message.content).toBe("PaLM heard: Say hi");
   const log = await lastLog(world);
   expect(n(log.completion_tokens)).toBe(countTextTokens("PaLM heard: Say hi", "PaLM-2"));
@@ -44,7 +65,11 @@ test("streamed: PaLM answers whole, the client gets chunks synthesised from it, 
   expect(result.content).toBe("PaLM heard: Say hi");
   expect(result.finish).toBe("stop");
   const log = await lastLog(world);
-  expect(result.usage).toEqual({ prompt_tokens: n(log.prompt_tokens), completion_tokens: n(log.completion_tokens), total_tokens: n(log.prompt_tokens) + n(log.completion_tokens) });
+  expect(result.usage).toEqual({
+    prompt_tokens: n(log.prompt_tokens),
+    completion_tokens: n(log.completion_tokens),
+    total_tokens: n(log.prompt_tokens) + n(log.completion_tokens),
+  });
   expect(n(log.is_stream)).toBe(1);
 });
 
@@ -55,7 +80,11 @@ test("a filtered prompt is a 400 whole or streamed; tools are refused before any
     expect([result.status, result.json.error.code]).toEqual([400, "prompt_blocked"]);
   }
   world.google.behave("AIza-palm", {});
-  const tools = await postRelay(world, "/v1/chat/completions", key, { model: "PaLM-2", messages, tools: [{ type: "function", function: { name: "f" } }] });
+  const tools = await postRelay(world, "/v1/chat/completions", key, {
+    model: "PaLM-2",
+    messages,
+    tools: [{ type: "function", function: { name: "f" } }],
+  });
   expect([tools.status, tools.json.error.message]).toEqual([400, expect.stringContaining("PaLM 2 不支持工具调用")]);
   expect(world.google.received).toHaveLength(2);
 });
@@ -64,7 +93,7 @@ test("errors: 429 and 500 retried on another channel; an invalid key disables th
   await setOptions(world, { RetryTimes: 1, AutomaticDisableChannelEnabled: true });
   try {
     world.google.acceptKey("AIza-palm-spare");
-    await addGoogleChannel(world, { type: 11, key: "AIza-palm-spare", models: "PaLM-2", priority: -1 });
+    await addGoogleChannel(world, { type: ChannelType.PaLM, key: "AIza-palm-spare", models: "PaLM-2", priority: -1 });
     for (const status of [429, 500]) {
       world.google.reset();
       world.google.behave("AIza-palm", { status });
@@ -73,7 +102,7 @@ test("errors: 429 and 500 retried on another channel; an invalid key disables th
       expect(world.google.received.map((entry) => entry.key)).toEqual(["AIza-palm", "AIza-palm-spare"]);
     }
     world.google.behave("AIza-palm", {});
-    const dead = await addGoogleChannel(world, { type: 11, key: "AIza-palm-dead", models: "palm-dead" });
+    const dead = await addGoogleChannel(world, { type: ChannelType.PaLM, key: "AIza-palm-dead", models: "palm-dead" });
     const result = await postRelay(world, "/v1/chat/completions", key, { model: "palm-dead", messages });
     expect([result.status, result.json.error.type]).toEqual([400, "authentication_error"]);
     expect(await channelStatus(world, dead)).toBe(3);
@@ -84,7 +113,11 @@ test("errors: 429 and 500 retried on another channel; an invalid key disables th
 });
 
 test("fetch models lists the message models; the channel test passes", async () => {
-  const models = await world.root.post("/api/channel/fetch_models", { type: 11, key: "AIza-palm", base_url: world.google.url });
+  const models = await world.root.post("/api/channel/fetch_models", {
+    type: ChannelType.PaLM,
+    key: "AIza-palm",
+    base_url: world.google.url,
+  });
   expect(models.body).toMatchObject({ success: true, data: ["chat-bison-001"] });
   world.google.reset();
   const tested = await world.root.get(`/api/channel/test/${channelId}`);
@@ -109,7 +142,7 @@ test("errors: INVALID_ARGUMENT is the client's (not retried although a spare cha
     // PERMISSION_DENIED is the key's: the channel is taken out of service.
     await setOptions(world, { ModelRatio: JSON.stringify({ "PaLM-2": 1, "palm-dead": 1, "palm-denied": 1 }) });
     world.google.acceptKey("AIza-palm-denied");
-    const denied = await addGoogleChannel(world, { type: 11, key: "AIza-palm-denied", models: "palm-denied" });
+    const denied = await addGoogleChannel(world, { type: ChannelType.PaLM, key: "AIza-palm-denied", models: "palm-denied" });
     world.google.behave("AIza-palm-denied", { status: 403, message: "The caller does not have permission" });
     const answer = await postRelay(world, "/v1/chat/completions", key, { model: "palm-denied", messages });
     expect([answer.status, answer.json.error.code]).toEqual([403, "PERMISSION_DENIED"]);

@@ -4,7 +4,19 @@
 // Ark's failures with their verdicts (a bad key, an account in arrears, a rate limit).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { startArkUpstream, type ArkUpstream } from "../../fixtures/volcengine-upstream.ts";
-import { addChannel, addToken, n, one, openai, postRelay, setOptions, startRelayWorld, withoutRequestId, type RelayWorld } from "../relay-world.ts";
+import {
+  addChannel,
+  addToken,
+  n,
+  one,
+  openai,
+  postRelay,
+  setOptions,
+  startRelayWorld,
+  withoutRequestId,
+  type RelayWorld,
+} from "../../helpers/relay-world.ts";
+import { ChannelType } from "../../../src/services/channels/channel-types.ts";
 
 let world: RelayWorld;
 let ark: ArkUpstream;
@@ -31,12 +43,23 @@ beforeEach(async () => {
 const lastLog = () => one(world, "select * from logs where type = 2 order by id desc limit 1");
 const channelStatus = async (id: number) => n((await one(world, "select status from channels where id = ?", id)).status);
 const arkChannel = (apiKey: string, alias: string, model: string, extra: Record<string, unknown> = {}) =>
-  addChannel(world, { type: 45, key: apiKey, base_url: ark.url, models: alias, model_mapping: JSON.stringify({ [alias]: model }), ...extra });
+  addChannel(world, {
+    type: ChannelType.Volcengine,
+    key: apiKey,
+    base_url: ark.url,
+    models: alias,
+    model_mapping: JSON.stringify({ [alias]: model }),
+    ...extra,
+  });
 
 describe("Volcano Ark (45)", () => {
   test("an endpoint id: /api/v3/chat/completions, Bearer key, the body with the ep- model, usage and quota", async () => {
     await arkChannel("ark-a", "ark-1", "ep-20240607092512-c5wnh");
-    const answer = await openai(world, key).chat.completions.create({ model: "ark-1", messages: [{ role: "user", content: "你好" }], temperature: 0.2 });
+    const answer = await openai(world, key).chat.completions.create({
+      model: "ark-1",
+      messages: [{ role: "user", content: "你好" }],
+      temperature: 0.2,
+    });
     expect(answer.choices[0]!.message.content).toBe("你好，我是豆包。");
     const request = ark.received[0]!;
     expect(request.path).toBe("/api/v3/chat/completions");
@@ -48,7 +71,11 @@ describe("Volcano Ark (45)", () => {
 
   test("a stream asks Ark for its usage chunk; a client that did not ask gets none, the log has Ark's usage", async () => {
     await arkChannel("ark-b", "ark-2", "ep-stream");
-    const stream = await openai(world, key).chat.completions.create({ model: "ark-2", messages: [{ role: "user", content: "你好" }], stream: true });
+    const stream = await openai(world, key).chat.completions.create({
+      model: "ark-2",
+      messages: [{ role: "user", content: "你好" }],
+      stream: true,
+    });
     let text = "";
     let sawUsage = false;
     for await (const chunk of stream) {
@@ -71,9 +98,18 @@ describe("Volcano Ark (45)", () => {
   });
 
   test("embeddings: encoding_format not sent (Ark answers floats), base64 for the SDK", async () => {
-    await addChannel(world, { type: 45, key: "ark-c", base_url: ark.url, models: "doubao-embedding", model_mapping: '{"doubao-embedding":"ep-embedding"}' });
+    await addChannel(world, {
+      type: ChannelType.Volcengine,
+      key: "ark-c",
+      base_url: ark.url,
+      models: "doubao-embedding",
+      model_mapping: '{"doubao-embedding":"ep-embedding"}',
+    });
     const result = await openai(world, key).embeddings.create({ model: "doubao-embedding", input: ["天很蓝", "海很深"] });
-    expect(result.data.map((item) => item.embedding)).toEqual([[0.25, 0], [0.25, 1]]);
+    expect(result.data.map((item) => item.embedding)).toEqual([
+      [0.25, 0],
+      [0.25, 1],
+    ]);
     expect(ark.received[0]!.path).toBe("/api/v3/embeddings");
     expect(ark.received[0]!.json).toEqual({ model: "ep-embedding", input: ["天很蓝", "海很深"] });
     const log = await lastLog();
@@ -107,7 +143,7 @@ describe("Volcano Ark (45)", () => {
   });
 
   test("the channel test reaches chat completions", async () => {
-    const id = await addChannel(world, { type: 45, key: "ark-b", base_url: ark.url, models: "ep-test" });
+    const id = await addChannel(world, { type: ChannelType.Volcengine, key: "ark-b", base_url: ark.url, models: "ep-test" });
     const result = await world.root.get(`/api/channel/test/${id}`);
     expect(result.body.success).toBe(true);
     expect(ark.received.at(-1)!.json).toEqual({ model: "ep-test", messages: [{ role: "user", content: "hi" }], max_tokens: 10 });

@@ -1,15 +1,15 @@
-// The dialog an admin sees after clicking a username on /log (spec §6): who the user is and
+// The dialog an admin sees after clicking a username on /log: who the user is and
 // how much they have and have used. Admins only; other callers get nothing.
 import { Modal } from "../../components/modal.tsx";
 import { formatCount, formatQuotaDisplay } from "../../format.ts";
 import { fragmentResponse } from "../../fragment.ts";
-import type { PageContext } from "../../page-context.ts";
+import type { SignedInPageContext } from "../../page-context.ts";
 import { isAdmin } from "../../../services/users/roles.ts";
 import { findUserById } from "../../../services/users/user-queries.ts";
 
-export async function logUserInfoFragment(context: PageContext, userId: number): Promise<Response> {
+export async function logUserInfoFragment(context: SignedInPageContext, userId: number): Promise<Response> {
   const { t, status } = context;
-  if (!isAdmin(context.user!.role)) return fragmentResponse(context, <div id="log-user-slot"></div>);
+  if (!isAdmin(context.user.role)) return fragmentResponse(context, <div id="log-user-slot"></div>);
   const user = Number.isInteger(userId) ? await findUserById(userId) : undefined;
   const rows: [string, string][] = user
     ? [
@@ -28,7 +28,9 @@ export async function logUserInfoFragment(context: PageContext, userId: number):
         <dl class="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
           {rows.map(([label, value]) => (
             <>
-              <dt class="text-base-content/60" safe>{label}</dt>
+              <dt class="text-base-content/60" safe>
+                {label}
+              </dt>
               <dd safe>{value}</dd>
             </>
           ))}

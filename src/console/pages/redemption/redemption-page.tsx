@@ -1,13 +1,16 @@
-// "/redemption" (admin): the redemption codes (spec §2 Redemption list and drawer, §5). A search
+// "/redemption" (admin): the redemption codes, listed and edited in a drawer. A search
 // box and a paged table that htmx refreshes by itself; creating shows (and copies) the new codes;
 // rows are copied one by one or by selection; editing opens a dialog swapped in by htmx.
 import { listRedemptions, searchRedemptions, getRedemption, type RedemptionView } from "../../../services/redemptions/redemption-admin.ts";
+import { usernamesByIds } from "../../../services/users/user-names.ts";
 import { DataTable, type Column } from "../../components/data-table.tsx";
-import { formatQuotaDisplay, formatUnixTime } from "../../format.ts";
+import { UserNameCell } from "../../components/user-name-cell.tsx";
+import { formatQuotaDisplay } from "../../format.ts";
 import { fragmentResponse, fragmentTarget, pagingOf } from "../../fragment.ts";
 import type { PageContext } from "../../page-context.ts";
 import { renderPage } from "../../render-page.tsx";
 import { CreateRedemptionDialog, EditRedemptionDialog } from "./redemption-dialogs.tsx";
+import { LocalTime } from "../../components/local-time.tsx";
 
 const tableId = "redemption-table";
 const dialogSlot = "redemption-dialog-slot";
@@ -25,7 +28,9 @@ function RowActions(props: { context: PageContext; row: RedemptionView }) {
   const next = row.status === 1 ? 2 : 1;
   return (
     <div class="flex flex-wrap gap-1">
-      <button type="button" class="btn btn-ghost btn-xs" data-copy={row.key} safe>{t("复制")}</button>
+      <button type="button" class="btn btn-ghost btn-xs" data-copy={row.key} safe>
+        {t("复制")}
+      </button>
       <button
         type="button"
         class="btn btn-ghost btn-xs"
@@ -61,12 +66,14 @@ function RowActions(props: { context: PageContext; row: RedemptionView }) {
   );
 }
 
-function columns(context: PageContext): Column<RedemptionView>[] {
+function columns(context: PageContext, names: Map<number, string>): Column<RedemptionView>[] {
   const { t, status } = context;
   return [
     {
       header: "",
-      cell: (row) => <input type="checkbox" class="checkbox checkbox-sm" data-row value={row.key} aria-label={t("选择 {{name}}", { name: row.name })} />,
+      cell: (row) => (
+        <input type="checkbox" class="checkbox checkbox-sm" data-row value={row.key} aria-label={t("选择 {{name}}", { name: row.name })} />
+      ),
     },
     { header: "ID", cell: (row) => String(row.id) },
     { header: t("名称"), cell: (row) => <span safe>{row.name}</span> },
@@ -74,12 +81,16 @@ function columns(context: PageContext): Column<RedemptionView>[] {
       header: t("状态"),
       cell: (row) => {
         const badge = statusBadges[row.status] ?? { label: "未知状态", class: "badge-ghost" };
-        return <span class={`badge badge-sm ${badge.class}`} safe>{t(badge.label)}</span>;
+        return (
+          <span class={`badge badge-sm ${badge.class}`} safe>
+            {t(badge.label)}
+          </span>
+        );
       },
     },
     { header: t("额度"), cell: (row) => formatQuotaDisplay(row.quota, status) },
-    { header: t("创建时间"), cell: (row) => formatUnixTime(row.created_time) },
-    { header: t("兑换人ID"), cell: (row) => (row.used_user_id ? String(row.used_user_id) : t("无")) },
+    { header: t("创建时间"), cell: (row) => <LocalTime seconds={row.created_time} zone={context.timeZone} /> },
+    { header: t("兑换人"), cell: (row) => (row.used_user_id ? <UserNameCell id={row.used_user_id} names={names} /> : t("无")) },
     { header: t("操作"), cell: (row) => <RowActions context={context} row={row} />, card: "actions" },
   ];
 }
@@ -89,12 +100,13 @@ async function RedemptionTable(props: { context: PageContext }) {
   const keyword = context.url.searchParams.get("keyword") ?? "";
   const paging = pagingOf(context);
   const page = keyword ? await searchRedemptions(keyword, paging) : await listRedemptions(paging);
+  const names = await usernamesByIds(page.items.flatMap((row) => (row.used_user_id ? [row.used_user_id] : [])));
   return (
     <DataTable
       id={tableId}
       t={context.t}
       url={context.url}
-      columns={columns(context)}
+      columns={columns(context, names)}
       rows={page.items}
       rowClass={(row) => (row.status === 1 ? "" : "opacity-60")}
       emptyText={context.t("暂无兑换码")}
@@ -118,9 +130,13 @@ export async function redemptionPage(context: PageContext): Promise<Response> {
     <div class="card bg-base-100 shadow-sm">
       <div class="card-body gap-4">
         <div class="flex flex-wrap items-center justify-between gap-2">
-          <h1 class="card-title" safe>{t("兑换码")}</h1>
+          <h1 class="card-title" safe>
+            {t("兑换码")}
+          </h1>
           <div class="flex flex-wrap gap-2">
-            <button type="button" class="btn btn-primary btn-sm" data-open-dialog="#create-redemption" safe>{t("添加兑换码")}</button>
+            <button type="button" class="btn btn-primary btn-sm" data-open-dialog="#create-redemption" safe>
+              {t("添加兑换码")}
+            </button>
             <button
               type="button"
               class="btn btn-sm"
@@ -132,22 +148,32 @@ export async function redemptionPage(context: PageContext): Promise<Response> {
             </button>
           </div>
         </div>
-        <form class="flex gap-2" hx-get="/redemption" hx-target={`#${tableId}`} hx-swap="outerHTML" hx-push-url="true" role="search">
-          <input
-            type="search"
-            class="input input-bordered input-sm w-full max-w-xs"
-            name="keyword"
-            value={context.url.searchParams.get("keyword") ?? ""}
-            placeholder={t("搜索兑换码的 ID 和名称 ...")}
-            aria-label={t("搜索兑换码的 ID 和名称 ...")}
-          />
-          <button type="submit" class="btn btn-sm" safe>{t("查询")}</button>
-        </form>
+        <search>
+          <form class="flex gap-2" hx-get="/redemption" hx-target={`#${tableId}`} hx-swap="outerHTML" hx-push-url="true">
+            <input
+              type="search"
+              class="input input-bordered input-sm w-full max-w-xs"
+              name="keyword"
+              value={context.url.searchParams.get("keyword") ?? ""}
+              placeholder={t("搜索兑换码的 ID 和名称 ...")}
+              aria-label={t("搜索兑换码的 ID 和名称 ...")}
+            />
+            <button type="submit" class="btn btn-sm" safe>
+              {t("查询")}
+            </button>
+          </form>
+        </search>
         <div id="created-codes-panel" class="flex flex-col gap-2" hidden>
           <div role="status" class="alert alert-success">
             <span safe>{t("兑换码创建成功，已复制到剪贴板")}</span>
           </div>
-          <textarea id="created-codes" class="textarea textarea-bordered w-full font-mono" rows="5" readonly aria-label={t("新兑换码")}></textarea>
+          <textarea
+            id="created-codes"
+            class="textarea textarea-bordered w-full font-mono"
+            rows="5"
+            readonly
+            aria-label={t("新兑换码")}
+          ></textarea>
         </div>
         {safeTable}
       </div>

@@ -10,13 +10,20 @@ export function ObservabilitySection(props: { context: PageContext }) {
   const { t } = context;
   return (
     <OptionSection context={context} id="system-observability" title={t("指标与备份")} submit={t("保存指标与备份设置")}>
-      <p class="text-base-content/70 text-sm" safe>{t("开启后 Prometheus 可凭访问令牌从 /metrics 抓取指标")}</p>
+      <p class="text-base-content/70 text-sm" safe>
+        {t("开启后 Prometheus 可凭访问令牌从 /metrics 抓取指标")}
+      </p>
       <div class="grid gap-2 md:grid-cols-2">
         <OptionToggle context={context} name="MetricsEnabled" label={t("启用 Prometheus 指标接口")} />
         <OptionToggle context={context} name="DailyBackupEnabled" label={t("每日备份 SQLite 数据库")} />
       </div>
       <FieldGrid>
-        <OptionInput context={context} name="MetricsToken" label={t("指标接口的访问令牌")} hint={t("至少 16 个字符，以 Authorization: Bearer 发送")} />
+        <OptionInput
+          context={context}
+          name="MetricsToken"
+          label={t("指标接口的访问令牌")}
+          hint={t("至少 16 个字符，以 Authorization: Bearer 发送")}
+        />
         <OptionInput
           context={context}
           name="DailyBackupKeep"

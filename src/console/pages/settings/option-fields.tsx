@@ -1,5 +1,5 @@
 // Building blocks of the super admin's settings tabs. Every field is named by its option key and
-// shows the live value as its default; the runtime (islands/console/option-forms.ts) sends only
+// shows the live value as its default; the runtime (console-runtime/option-forms.ts) sends only
 // what changed. Secret options are never shown back: their fields start empty and are sent only
 // when filled.
 import type { Children } from "@kitajs/html";
@@ -13,7 +13,13 @@ function Label(props: { text: string; hint?: string }) {
   return (
     <span class="label-text mb-1 block text-sm">
       <span safe>{props.text}</span>
-      {props.hint ? <span class="text-base-content/60 block text-xs" safe>{props.hint}</span> : ""}
+      {props.hint ? (
+        <span class="text-base-content/60 block text-xs" safe>
+          {props.hint}
+        </span>
+      ) : (
+        ""
+      )}
     </span>
   );
 }
@@ -25,9 +31,13 @@ export function OptionSection(props: { context: PageContext; title: string; subm
   return (
     <section class="card bg-base-100 shadow-sm" aria-labelledby={id}>
       <form class="card-body gap-3" data-option-form data-unchanged-message={t("你似乎并没有修改什么")}>
-        <h2 id={id} class="card-title text-lg" safe>{props.title}</h2>
+        <h2 id={id} class="card-title text-lg" safe>
+          {props.title}
+        </h2>
         {props.children}
-        <button type="submit" class="btn btn-primary mt-1 w-fit" safe>{props.submit ?? t("保存")}</button>
+        <button type="submit" class="btn btn-primary mt-1 w-fit" safe>
+          {props.submit ?? t("保存")}
+        </button>
       </form>
     </section>
   );
@@ -46,7 +56,7 @@ export function OptionInput(props: FieldProps & { type?: "text" | "number" | "ur
       <Label text={props.label} hint={props.hint} />
       <input
         class="input input-bordered w-full"
-        type={secret ? "password" : props.type ?? "text"}
+        type={secret ? "password" : (props.type ?? "text")}
         name={props.name}
         value={secret ? "" : optionText(props.name)}
         placeholder={secret ? t("敏感信息不会发送到前端显示") : props.placeholder}
@@ -69,9 +79,23 @@ function shownText(name: OptionKey, json: boolean | undefined): string {
   }
 }
 
-export function OptionTextarea(props: FieldProps & { rows?: number; json?: boolean; jsonMessage?: string }) {
-  const { t } = props.context;
+/**
+ * A button that saves one value into a field's option at once (one click; the same PUT as the
+ * section's save), e.g. the spec's default chat links that a new install starts without.
+ */
+function PresetButton(props: { name: OptionKey; label: string; value: string }) {
   return (
+    <button type="button" class="btn btn-sm btn-outline w-fit" data-option-preset={props.name} data-preset-value={props.value} safe>
+      {props.label}
+    </button>
+  );
+}
+
+export function OptionTextarea(
+  props: FieldProps & { rows?: number; json?: boolean; jsonMessage?: string; preset?: { label: string; value: string } },
+) {
+  const { t } = props.context;
+  const field = (
     <label class="form-control w-full">
       <Label text={props.label} hint={props.hint} />
       <textarea
@@ -86,6 +110,13 @@ export function OptionTextarea(props: FieldProps & { rows?: number; json?: boole
         {shownText(props.name, props.json)}
       </textarea>
     </label>
+  );
+  if (!props.preset) return field;
+  return (
+    <div class="flex flex-col gap-2">
+      {field}
+      <PresetButton name={props.name} label={props.preset.label} value={props.preset.value} />
+    </div>
   );
 }
 
@@ -110,12 +141,14 @@ export function OptionToggle(props: FieldProps) {
   return (
     <label class="flex cursor-pointer items-center gap-3">
       <input type="checkbox" class="toggle toggle-primary" name={props.name} checked={optionText(props.name) === "true"} />
-      <span class="label-text" safe>{props.label}</span>
+      <span class="label-text" safe>
+        {props.label}
+      </span>
     </label>
   );
 }
 
-/** A yes/no option saved the moment it is flipped (spec §4: the system tab's switches). */
+/** A yes/no option saved the moment it is flipped, as the system tab's switches are. */
 export function OptionSwitch(props: FieldProps & { confirmOff?: string }) {
   return (
     <label class="flex cursor-pointer items-center gap-3">
@@ -127,7 +160,9 @@ export function OptionSwitch(props: FieldProps & { confirmOff?: string }) {
         data-option-switch
         data-confirm-off={props.confirmOff}
       />
-      <span class="label-text" safe>{props.label}</span>
+      <span class="label-text" safe>
+        {props.label}
+      </span>
     </label>
   );
 }
@@ -137,7 +172,9 @@ export function SwitchSection(props: { title: string; id: string; children?: Chi
   return (
     <section class="card bg-base-100 shadow-sm" aria-labelledby={props.id}>
       <div class="card-body gap-3">
-        <h2 id={props.id} class="card-title text-lg" safe>{props.title}</h2>
+        <h2 id={props.id} class="card-title text-lg" safe>
+          {props.title}
+        </h2>
         <div class="grid gap-3 md:grid-cols-2">{props.children}</div>
       </div>
     </section>

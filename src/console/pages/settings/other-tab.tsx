@@ -1,5 +1,5 @@
 // "/setting?tab=other" (super admin): the site's own words and look: notice, system name and
-// logo, home page, about and footer (spec §2 Settings tabs "Other"). Admin content is Markdown or
+// logo, home page, about and footer. Admin content is Markdown or
 // HTML, sanitised where it is shown (components/rich-content.tsx).
 import type { PageContext } from "../../page-context.ts";
 import { FieldGrid, OptionInput, OptionSection, OptionTextarea } from "./option-fields.tsx";
@@ -9,7 +9,13 @@ export function otherTab(context: PageContext): JSX.Element {
   return (
     <div class="flex flex-col gap-4">
       <OptionSection context={context} id="other-notice" title={t("公告")} submit={t("设置公告")}>
-        <OptionTextarea context={context} name="Notice" label={t("公告内容")} hint={t("支持 Markdown 与 HTML，留空则不显示公告")} rows={6} />
+        <OptionTextarea
+          context={context}
+          name="Notice"
+          label={t("公告内容")}
+          hint={t("支持 Markdown 与 HTML，留空则不显示公告")}
+          rows={6}
+        />
       </OptionSection>
       <OptionSection context={context} id="other-identity" title={t("个性化设置")}>
         <FieldGrid>
@@ -27,7 +33,13 @@ export function otherTab(context: PageContext): JSX.Element {
         />
       </OptionSection>
       <OptionSection context={context} id="other-about" title={t("关于")} submit={t("设置关于")}>
-        <OptionTextarea context={context} name="About" label={t("关于页面内容")} hint={t("支持 Markdown 与 HTML；填入一个 https 链接则以内嵌页面显示")} rows={8} />
+        <OptionTextarea
+          context={context}
+          name="About"
+          label={t("关于页面内容")}
+          hint={t("支持 Markdown 与 HTML；填入一个 https 链接则以内嵌页面显示")}
+          rows={8}
+        />
       </OptionSection>
       <OptionSection context={context} id="other-footer" title={t("页脚")} submit={t("设置页脚")}>
         <OptionTextarea context={context} name="Footer" label={t("页脚 HTML")} hint={t("留空则显示默认页脚")} rows={4} />

@@ -1,8 +1,9 @@
 // "/setting?tab=system" (super admin): the server address, the sign-in and registration switches
 // (saved the moment they are flipped; turning password login off asks first), the email domain
-// whitelist, SMTP, the OAuth clients and Turnstile (spec §2 Settings tabs, §4 Settings saving).
+// whitelist, SMTP, the OAuth clients, OpenID Connect, the two-factor requirement and Turnstile; switches save when flipped.
 // Switching a method on before its settings exist is refused by the option rules.
 import type { PageContext } from "../../page-context.ts";
+import { OidcSection, SecuritySwitches } from "./identity-sections.tsx";
 import { ObservabilitySection } from "./observability-section.tsx";
 import { FieldGrid, OptionInput, OptionSection, OptionSwitch, OptionTextarea, OptionToggle, SwitchSection } from "./option-fields.tsx";
 
@@ -20,7 +21,13 @@ function ServerSection(props: { context: PageContext }) {
           placeholder={t("例如：https://yourdomain.com")}
           type="url"
         />
-        <OptionInput context={context} name="WorkerUrl" label={t("Worker 地址")} hint={t("用于代理访问外部图片等资源，可留空")} type="url" />
+        <OptionInput
+          context={context}
+          name="WorkerUrl"
+          label={t("Worker 地址")}
+          hint={t("用于代理访问外部图片等资源，可留空")}
+          type="url"
+        />
         <OptionInput context={context} name="WorkerValidKey" label={t("Worker 密钥")} />
       </FieldGrid>
     </OptionSection>
@@ -55,7 +62,9 @@ function EmailWhitelistSection(props: { context: PageContext }) {
   const { t } = context;
   return (
     <OptionSection context={context} id="system-email-domains" title={t("配置邮箱域名白名单")} submit={t("保存邮箱域名白名单设置")}>
-      <p class="text-base-content/70 text-sm" safe>{t("用以防止恶意用户利用临时邮箱批量注册")}</p>
+      <p class="text-base-content/70 text-sm" safe>
+        {t("用以防止恶意用户利用临时邮箱批量注册")}
+      </p>
       <div class="grid gap-2 md:grid-cols-2">
         <OptionToggle context={context} name="EmailDomainRestrictionEnabled" label={t("启用邮箱域名白名单")} />
         <OptionToggle context={context} name="EmailAliasRestrictionEnabled" label={t("启用邮箱别名限制（例如：ab.cd@gmail.com）")} />
@@ -76,7 +85,9 @@ function SmtpSection(props: { context: PageContext }) {
   const { t } = context;
   return (
     <OptionSection context={context} id="system-smtp" title={t("配置 SMTP")} submit={t("保存 SMTP 设置")}>
-      <p class="text-base-content/70 text-sm" safe>{t("用以支持系统的邮件发送")}</p>
+      <p class="text-base-content/70 text-sm" safe>
+        {t("用以支持系统的邮件发送")}
+      </p>
       <FieldGrid>
         <OptionInput context={context} name="SMTPServer" label={t("SMTP 服务器地址")} placeholder={t("例如：smtp.qq.com")} />
         <OptionInput context={context} name="SMTPPort" label={t("SMTP 端口")} placeholder={t("默认：587")} type="number" />
@@ -126,7 +137,9 @@ function OAuthSections(props: { context: PageContext }) {
         </FieldGrid>
       </OptionSection>
       <OptionSection context={context} id="system-turnstile" title={t("配置 Turnstile")} submit={t("保存 Turnstile 设置")}>
-        <p class="text-base-content/70 text-sm" safe>{t("用以支持用户校验")}</p>
+        <p class="text-base-content/70 text-sm" safe>
+          {t("用以支持用户校验")}
+        </p>
         <FieldGrid>
           <OptionInput context={context} name="TurnstileSiteKey" label={t("Turnstile Site Key")} />
           <OptionInput context={context} name="TurnstileSecretKey" label={t("Turnstile Secret Key")} />
@@ -141,9 +154,11 @@ export function systemTab(context: PageContext): JSX.Element {
     <div class="flex flex-col gap-4">
       <ServerSection context={context} />
       <SignInSwitches context={context} />
+      <SecuritySwitches context={context} />
       <EmailWhitelistSection context={context} />
       <SmtpSection context={context} />
       <OAuthSections context={context} />
+      <OidcSection context={context} />
       <ObservabilitySection context={context} />
     </div>
   );

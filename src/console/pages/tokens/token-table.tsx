@@ -1,11 +1,13 @@
 // The token list region of /token: one row per token with its key (hidden until asked), status,
 // quotas, times and actions; htmx refreshes it after every change.
 import { DataTable, type Column } from "../../components/data-table.tsx";
-import { formatQuotaDisplay, formatUnixTime } from "../../format.ts";
+import { formatQuotaDisplay } from "../../format.ts";
 import { fragmentResponse, pagingOf } from "../../fragment.ts";
-import type { PageContext } from "../../page-context.ts";
-import { chatLinks, fillChatLink, missingChatLinkMessage } from "../../../services/tokens/chat-links.ts";
+import { PeriodUsage } from "./token-limit-fields.tsx";
+import type { SignedInPageContext } from "../../page-context.ts";
+import { chatLinkName, chatLinks, fillChatLink, missingChatLinkMessage } from "../../../services/tokens/chat-links.ts";
 import { queryTokens, toTokenView, TokenStatus, type TokenView } from "../../../services/tokens/token-queries.ts";
+import { LocalTime } from "../../components/local-time.tsx";
 
 export const tokenTableId = "token-table";
 
@@ -20,25 +22,33 @@ export function maskedKey(key: string): string {
   return `sk-${key.slice(0, 4)}**********${key.slice(-4)}`;
 }
 
-/** The configured chat links with {key} and {address} filled in (spec §2 Token list). */
-export function chatLinksFor(context: PageContext, key: string): { name: string; href: string }[] {
+/** The configured chat links with {key} and {address} filled in (the row's chat action). */
+function chatLinksFor(context: SignedInPageContext, key: string): { name: string; href: string }[] {
   const address = context.status.server_address || context.url.origin;
-  return chatLinks().map((link) => ({ name: link.name, href: fillChatLink(link.template, key, address) }));
+  return chatLinks().map((link) => ({ name: chatLinkName(link.name, context.t), href: fillChatLink(link.template, key, address) }));
 }
 
-function ChatMenu(props: { context: PageContext; token: TokenView }) {
+function ChatMenu(props: { context: SignedInPageContext; token: TokenView }) {
   const { t } = props.context;
   const links = chatLinksFor(props.context, props.token.key);
   if (links.length === 0) {
-    return <button type="button" class="btn btn-ghost btn-xs" disabled title={t(missingChatLinkMessage())} safe>{t("聊天")}</button>;
+    return (
+      <button type="button" class="btn btn-ghost btn-xs" disabled title={t(missingChatLinkMessage())} safe>
+        {t("聊天")}
+      </button>
+    );
   }
   return (
     <details class="dropdown dropdown-end">
-      <summary class="btn btn-ghost btn-xs" safe>{t("聊天")}</summary>
+      <summary class="btn btn-ghost btn-xs" safe>
+        {t("聊天")}
+      </summary>
       <ul class="menu dropdown-content bg-base-100 rounded-box z-10 w-52 p-2 shadow">
         {links.map((link) => (
           <li>
-            <a href={link.href} target="_blank" rel="noopener noreferrer" safe>{link.name}</a>
+            <a href={link.href} target="_blank" rel="noopener noreferrer" safe>
+              {link.name}
+            </a>
           </li>
         ))}
       </ul>
@@ -46,7 +56,7 @@ function ChatMenu(props: { context: PageContext; token: TokenView }) {
   );
 }
 
-function Actions(props: { context: PageContext; token: TokenView }) {
+function Actions(props: { context: SignedInPageContext; token: TokenView }) {
   const { context, token } = props;
   const { t } = context;
   const enabled = token.status === TokenStatus.enabled;
@@ -55,7 +65,9 @@ function Actions(props: { context: PageContext; token: TokenView }) {
   const switchable = enabled || token.status === TokenStatus.disabled;
   return (
     <div class="flex flex-wrap items-center gap-1">
-      <button type="button" class="btn btn-ghost btn-xs" data-copy={`sk-${token.key}`} safe>{t("复制")}</button>
+      <button type="button" class="btn btn-ghost btn-xs" data-copy={`sk-${token.key}`} safe>
+        {t("复制")}
+      </button>
       <ChatMenu context={context} token={token} />
       {switchable ? (
         <button
@@ -71,7 +83,14 @@ function Actions(props: { context: PageContext; token: TokenView }) {
       ) : (
         ""
       )}
-      <button type="button" class="btn btn-ghost btn-xs" hx-get={`/token?drawer=${token.id}`} hx-target="#token-drawer-slot" hx-swap="innerHTML" safe>
+      <button
+        type="button"
+        class="btn btn-ghost btn-xs"
+        hx-get={`/token?drawer=${token.id}`}
+        hx-target="#token-drawer-slot"
+        hx-swap="innerHTML"
+        safe
+      >
         {t("编辑")}
       </button>
       <button
@@ -88,27 +107,55 @@ function Actions(props: { context: PageContext; token: TokenView }) {
   );
 }
 
-export async function TokenTable(props: { context: PageContext }): Promise<JSX.Element> {
+export async function TokenTable(props: { context: SignedInPageContext }): Promise<JSX.Element> {
   const { context } = props;
   const { t, status } = context;
   const query = context.url.searchParams;
   const paging = pagingOf(context);
-  const { items, total } = await queryTokens(context.user!.id, { keyword: query.get("keyword") ?? "", token: query.get("token") ?? "" }, paging);
+  const { items, total } = await queryTokens(
+    context.user.id,
+    { keyword: query.get("keyword") ?? "", token: query.get("token") ?? "" },
+    paging,
+  );
   const columns: Column<TokenView>[] = [
     {
       header: "",
-      cell: (token) => <input type="checkbox" class="checkbox checkbox-sm" data-row data-copy={`sk-${token.key}`} aria-label={token.name} />,
+      cell: (token) => (
+        <input
+          type="checkbox"
+          class="checkbox checkbox-sm"
+          data-row
+          value={String(token.id)}
+          data-copy={`sk-${token.key}`}
+          aria-label={token.name}
+        />
+      ),
       class: "w-8",
     },
-    { header: t("名称"), cell: (token) => <span class="font-medium" safe>{token.name}</span> },
+    {
+      header: t("名称"),
+      cell: (token) => (
+        <span class="font-medium" safe>
+          {token.name}
+        </span>
+      ),
+    },
     {
       header: t("状态"),
       cell: (token) => {
         const [label, style] = statusLabels[token.status] ?? ["未知状态", "badge-ghost"];
         return (
           <span class="flex flex-wrap gap-1">
-            <span class={`badge badge-sm whitespace-nowrap ${style}`} safe>{t(label)}</span>
-            {token.status === TokenStatus.enabled && token.model_limits_enabled ? <span class="badge badge-sm badge-info whitespace-nowrap" safe>{t("限制模型")}</span> : ""}
+            <span class={`badge badge-sm whitespace-nowrap ${style}`} safe>
+              {t(label)}
+            </span>
+            {token.status === TokenStatus.enabled && token.model_limits_enabled ? (
+              <span class="badge badge-sm badge-info whitespace-nowrap" safe>
+                {t("限制模型")}
+              </span>
+            ) : (
+              ""
+            )}
           </span>
         );
       },
@@ -117,7 +164,9 @@ export async function TokenTable(props: { context: PageContext }): Promise<JSX.E
       header: t("密钥"),
       cell: (token) => (
         <details class="font-mono text-xs">
-          <summary class="cursor-pointer" title={t("查看")} safe>{maskedKey(token.key)}</summary>
+          <summary class="cursor-pointer" title={t("查看")} safe>
+            {maskedKey(token.key)}
+          </summary>
           <span class="break-all select-all" safe>{`sk-${token.key}`}</span>
         </details>
       ),
@@ -127,10 +176,26 @@ export async function TokenTable(props: { context: PageContext }): Promise<JSX.E
       header: t("剩余额度"),
       cell: (token) => <span safe>{token.unlimited_quota ? t("无限制") : formatQuotaDisplay(token.remain_quota, status)}</span>,
     },
-    { header: t("创建时间"), cell: (token) => <span class="whitespace-nowrap" safe>{formatUnixTime(token.created_time)}</span> },
+    { header: t("周期额度"), cell: (token) => <PeriodUsage context={context} token={token} /> },
+    {
+      header: t("创建时间"),
+      cell: (token) => (
+        <span class="whitespace-nowrap">
+          <LocalTime seconds={token.created_time} zone={context.timeZone} />
+        </span>
+      ),
+    },
     {
       header: t("过期时间"),
-      cell: (token) => <span class="whitespace-nowrap" safe>{token.expired_time === -1 ? t("永不过期") : formatUnixTime(token.expired_time)}</span>,
+      cell: (token) => (
+        <span class="whitespace-nowrap">
+          {token.expired_time === -1 ? (
+            <span safe>{t("永不过期")}</span>
+          ) : (
+            <LocalTime seconds={token.expired_time} zone={context.timeZone} />
+          )}
+        </span>
+      ),
     },
     { header: t("操作"), cell: (token) => <Actions context={context} token={token} />, card: "actions" },
   ];
@@ -148,6 +213,6 @@ export async function TokenTable(props: { context: PageContext }): Promise<JSX.E
   );
 }
 
-export async function tokenTableFragment(context: PageContext): Promise<Response> {
+export async function tokenTableFragment(context: SignedInPageContext): Promise<Response> {
   return fragmentResponse(context, await TokenTable({ context }));
 }

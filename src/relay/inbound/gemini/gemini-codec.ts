@@ -3,11 +3,12 @@
 // parameter (Google's two ways), else a Bearer token; maxOutputTokens bounds the hold.
 import { AppError } from "../../../errors/app-error.ts";
 import { dataEvent, type InboundCodec } from "../inbound-codec.ts";
-import { geminiErrorBody } from "./gemini-errors.ts";
+import { geminiErrorBody } from "./errors-to-gemini.ts";
 import { field } from "./gemini-fields.ts";
-import { geminiToChat } from "./gemini-request.ts";
-import { geminiResponse } from "./gemini-response.ts";
-import { geminiStreamTranslator } from "./gemini-stream.ts";
+import type { GeminiGenerationConfig, GeminiRequest } from "../../providers/gemini/gemini-wire.ts";
+import { geminiToChat } from "./gemini-to-chat-request.ts";
+import { geminiResponse } from "./chat-to-gemini-response.ts";
+import { geminiStreamTranslator } from "./chat-to-gemini-stream.ts";
 
 const invalid = (key: string, params?: Record<string, string>) => new AppError("invalid", key, params, { code: "invalid_request" });
 
@@ -22,7 +23,7 @@ export const geminiCodec: InboundCodec = {
   read(body, pathModel) {
     if (!pathModel) throw invalid("缺少必填字段 {{field}}", { field: "model" });
     if (!Array.isArray(body.contents) || body.contents.length === 0) throw invalid("缺少必填字段 {{field}}", { field: "contents" });
-    const max = field(field(body, "generationConfig"), "maxOutputTokens");
+    const max = field<GeminiGenerationConfig>(field<GeminiRequest>(body, "generationConfig"), "maxOutputTokens");
     if (max !== undefined && max !== null && (typeof max !== "number" || !Number.isInteger(max) || max < 1 || max > 2 ** 30)) {
       throw invalid("字段 {{field}} 无效", { field: "maxOutputTokens" });
     }

@@ -1,6 +1,8 @@
 // GET /v1beta/models and /v1beta/models/{model}: the caller's models in Google's Model shape
 // (name "models/<id>", the generation methods this gateway serves for it).
-export function geminiModel(id: string) {
+import type { GeminiModel, GeminiModelList } from "../../providers/gemini/gemini-wire.ts";
+
+export function geminiModel(id: string): GeminiModel {
   return {
     name: `models/${id}`,
     baseModelId: id,
@@ -11,6 +13,6 @@ export function geminiModel(id: string) {
   };
 }
 
-export function geminiModelList(ids: readonly string[]) {
+export function geminiModelList(ids: readonly string[]): GeminiModelList {
   return { models: ids.map(geminiModel) };
 }

@@ -16,7 +16,8 @@ export const responsesCodec: InboundCodec = {
   read(body) {
     if (typeof body.model !== "string" || body.model.trim() === "") throw invalid("缺少必填字段 {{field}}", { field: "model" });
     const stateful = body.previous_response_id || body.conversation || body.prompt;
-    if (!stateful && typeof body.input !== "string" && !Array.isArray(body.input)) throw invalid("缺少必填字段 {{field}}", { field: "input" });
+    if (!stateful && typeof body.input !== "string" && !Array.isArray(body.input))
+      throw invalid("缺少必填字段 {{field}}", { field: "input" });
     const max = body.max_output_tokens;
     if (max !== undefined && max !== null && (typeof max !== "number" || !Number.isInteger(max) || max < 1 || max > 2 ** 30)) {
       throw invalid("字段 {{field}} 无效", { field: "max_output_tokens" });
@@ -28,5 +29,6 @@ export const responsesCodec: InboundCodec = {
   streamTranslator: responsesStreamTranslator,
   errorBody: (error) => ({ error: openAIError(error) }),
   // Only for a stream whose converter has no abort of its own (the sequence is then unknown).
-  streamErrorText: (error) => namedEvent("error", { type: "error", sequence_number: 0, code: error.code, message: error.message, param: error.param }),
+  streamErrorText: (error) =>
+    namedEvent("error", { type: "error", sequence_number: 0, code: error.code, message: error.message, param: error.param }),
 };

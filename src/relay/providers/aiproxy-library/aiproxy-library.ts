@@ -1,18 +1,27 @@
-// AI Proxy's knowledge base (channel type 21, spec §3 "knowledge-base ID"): a question asked of
+// AI Proxy's knowledge base (channel type 21; `other` is the knowledge-base id): a question asked of
 // one library, POST {base}/api/library/ask with a Bearer key and {libraryId, model, query,
 // stream}. The library answers one question, not a conversation, so the query is the last user
 // message; the answer is whole ({success, answer, documents} or success false with a message),
 // and a client that asked for a stream gets it as chunks from the relay (whole-as-stream.ts).
 // The service reports no usage: the relay counts the question and the answer locally.
 import { AppError } from "../../../errors/app-error.ts";
-import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
-import type { Bytes, ConvertedResponse, ProviderAdaptor, RelayCall, UpstreamErrorDetails, UpstreamRequest, UpstreamTarget } from "../adaptor.ts";
+import { ChannelType } from "../../../services/channels/channel-types.ts";
+import type {
+  Bytes,
+  ConvertedResponse,
+  ProviderAdaptor,
+  RelayCall,
+  UpstreamErrorDetails,
+  UpstreamRequest,
+  UpstreamTarget,
+} from "../adaptor.ts";
 import { refuseChannelSetup } from "../conversion-refusal.ts";
 import { parseOpenAIError } from "../openai-compatible/openai-errors.ts";
 import { joinBaseUrl } from "../openai-compatible/openai-paths.ts";
 import { createOpenAIStreamConverter } from "../openai-compatible/openai-stream.ts";
-import { messagesOf, textOf, unsupportedEndpoint } from "../openai-format/chat-request.ts";
-import { chatCompletion, failedAnswer } from "../openai-format/whole-answer.ts";
+import { messagesOf, textOf, unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { chatCompletion, failedAnswer } from "../vendor-format-helpers/whole-answer.ts";
+import { refuseUnsupportedFields } from "../vendor-format-helpers/field-support.ts";
 
 const defaultBaseUrl = "https://api.aiproxy.io";
 
@@ -38,6 +47,8 @@ function libraryIdOf(target: UpstreamTarget): number | string {
 
 export function askRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest {
   if (call.endpoint !== "chat") throw unsupportedEndpoint();
+  // The knowledge base answers a query: none of OpenAI's generation fields reach it.
+  refuseUnsupportedFields(call, "AI Proxy library", { outputLimit: false });
   const body = { libraryId: libraryIdOf(target), model: call.upstreamModel, query: queryOf(call), stream: false };
   return {
     url: joinBaseUrl(target.baseUrl || defaultBaseUrl, "/api/library/ask"),
@@ -58,14 +69,27 @@ export function convertAskAnswer(call: RelayCall, body: Bytes): ConvertedRespons
   try {
     answer = JSON.parse(new TextDecoder().decode(body)) as AskAnswer;
   } catch {
-    return failedAnswer({ message: "the upstream answered with a body that is not JSON", type: "upstream_error", code: "bad_response_body", param: null });
+    return failedAnswer({
+      message: "the upstream answered with a body that is not JSON",
+      type: "upstream_error",
+      code: "bad_response_body",
+      param: null,
+    });
   }
   if (answer.success !== true || typeof answer.answer !== "string") return failedAnswer(refusal(answer));
   return chatCompletion({ model: call.model, content: answer.answer, finishReason: "stop", usage: null });
 }
 
 const typeOfStatus = (status: number) =>
-  status === 401 ? "authentication_error" : status === 403 ? "permission_error" : status === 429 ? "rate_limit_error" : status >= 500 ? "upstream_error" : "invalid_request_error";
+  status === 401
+    ? "authentication_error"
+    : status === 403
+      ? "permission_error"
+      : status === 429
+        ? "rate_limit_error"
+        : status >= 500
+          ? "upstream_error"
+          : "invalid_request_error";
 
 /** A failed status: AI Proxy's own {success: false, message | errMsg}, or an OpenAI-style error. */
 export function parseAskError(status: number, body: string): UpstreamErrorDetails {
@@ -80,11 +104,10 @@ export function parseAskError(status: number, body: string): UpstreamErrorDetail
 }
 
 export const aiProxyLibraryAdaptor: ProviderAdaptor = {
-  kind: 21,
+  type: ChannelType.AIProxyLibrary,
   name: "AI Proxy",
   owner: "aiproxy",
   defaultBaseUrl,
-  defaultModels: channelTypeInfo(21)?.models ?? [],
   buildRequest: askRequest,
   // The library never streams; a streaming client is served chunks made from the whole answer.
   streamDecoder: () => null,
@@ -92,6 +115,4 @@ export const aiProxyLibraryAdaptor: ProviderAdaptor = {
   createStreamConverter: createOpenAIStreamConverter,
   parseError: parseAskError,
   streamError: () => undefined,
-  buildModelsRequest: () => null,
-  parseModels: () => [],
 };

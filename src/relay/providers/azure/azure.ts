@@ -1,15 +1,16 @@
 // Azure OpenAI (type 3): the model picks a deployment in the URL, the api-version comes from
-// the channel's `other` field (default 2023-06-01-preview, spec §5), and the key goes in an
+// the channel's `other` field (default 2023-06-01-preview), and the key goes in an
 // api-key header. Deployment names cannot contain dots, so "gpt-3.5-turbo" is "gpt-35-turbo".
 // The Responses API lives on Azure's v1 surface (/openai/v1/responses, no api-version), where
 // the deployment is named by the body's model (Microsoft's Azure OpenAI Responses guide).
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { EndpointKind, UpstreamTarget } from "../adaptor.ts";
 import { createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
 import { openAIPaths } from "../openai-compatible/openai-paths.ts";
 
-export const defaultAzureApiVersion = "2023-06-01-preview";
+const defaultAzureApiVersion = "2023-06-01-preview";
 
-export const azureApiVersion = (target: UpstreamTarget) => target.other.trim() || defaultAzureApiVersion;
+const azureApiVersion = (target: UpstreamTarget) => target.other.trim() || defaultAzureApiVersion;
 
 const deploymentOf = (upstreamModel: string) => upstreamModel.replaceAll(".", "");
 
@@ -20,7 +21,7 @@ function url(endpoint: EndpointKind, target: UpstreamTarget, upstreamModel: stri
 }
 
 export const azureAdaptor = createCompatibleAdaptor({
-  kind: 3,
+  type: ChannelType.Azure,
   name: "Azure OpenAI",
   owner: "openai",
   defaultBaseUrl: "",

@@ -1,11 +1,13 @@
 // Baidu Qianfan's v2 inference API (channel type 46): OpenAI's wire format under /v2, with
 // Qianfan's own authentication: the console's API Key (bce-v3/ALTAK-…/…) as a Bearer token, and
-// optionally the `appid` header naming the v2 application to bill (the channel's other field).
-// Chat (with stream usage), embeddings and the model list (GET /v2/models).
+// optionally the `appid` header naming the v2 application to bill. The appid is written after the
+// key (`key|appid`, the form new-api stores, so one channel can hold keys of several apps) or in
+// the channel's other field. Chat (with stream usage), embeddings and the model list (GET /v2/models).
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { EndpointKind, ProviderAdaptor, UpstreamTarget } from "../adaptor.ts";
-import { baseUrlOf, bearer, createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
-import { unsupportedEndpoint, withoutFields } from "../openai-format/chat-request.ts";
-import { encodeEmbeddings } from "../openai-format/whole-answer.ts";
+import { baseUrlOf, createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
+import { unsupportedEndpoint, withoutFields } from "../vendor-format-helpers/chat-request.ts";
+import { encodeEmbeddings } from "../vendor-format-helpers/whole-answer.ts";
 
 const vendor = { defaultBaseUrl: "https://qianfan.baidubce.com" };
 
@@ -17,8 +19,15 @@ const paths: Partial<Record<EndpointKind, string>> = {
 /** The base URL with a pasted "/v2" removed, so paths are not doubled. */
 const rootOf = (target: UpstreamTarget) => baseUrlOf(vendor, target).replace(/\/v2$/, "");
 
+/** The API key and the appid of a channel key `key` or `key|appid` (the other field names a default appid). */
+function qianfanKey(target: Pick<UpstreamTarget, "key" | "other">): { apiKey: string; appId: string } {
+  const bar = target.key.indexOf("|");
+  if (bar < 0) return { apiKey: target.key.trim(), appId: target.other.trim() };
+  return { apiKey: target.key.slice(0, bar).trim(), appId: target.key.slice(bar + 1).trim() || target.other.trim() };
+}
+
 const compatible = createCompatibleAdaptor({
-  kind: 46,
+  type: ChannelType.BaiduV2,
   name: "Baidu Qianfan V2",
   owner: "baidu",
   ...vendor,
@@ -29,8 +38,9 @@ const compatible = createCompatibleAdaptor({
     return rootOf(target) + path;
   },
   authHeaders(target) {
-    const headers = bearer(target);
-    if (target.other) headers.appid = target.other;
+    const { apiKey, appId } = qianfanKey(target);
+    const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
+    if (appId) headers.appid = appId;
     return headers;
   },
   modelsUrl: (target) => `${rootOf(target)}/v2/models`,

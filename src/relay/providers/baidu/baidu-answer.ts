@@ -2,9 +2,9 @@
 // need_clear_history, usage}; a stream sends the same object per sentence with `is_end` on the
 // last, which carries the usage. A function call becomes an OpenAI tool call.
 import type { Bytes, ConvertedResponse, RelayCall, SseEvent, Usage } from "../adaptor.ts";
-import type { VendorStep } from "../openai-format/chunk-stream.ts";
-import { argumentsText } from "../openai-format/chat-request.ts";
-import { chatCompletion, embeddingList, failedAnswer, usageOf, type ToolCall } from "../openai-format/whole-answer.ts";
+import type { VendorStep } from "../vendor-format-helpers/chunk-stream.ts";
+import { argumentsText } from "../vendor-format-helpers/chat-request.ts";
+import { chatCompletion, embeddingList, failedAnswer, usageOf, type ToolCall } from "../vendor-format-helpers/whole-answer.ts";
 import { baiduErrorOf } from "./baidu-errors.ts";
 import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
@@ -30,7 +30,11 @@ function finishReasonOf(answer: ErnieAnswer): string {
 function toolCallOf(answer: ErnieAnswer): ToolCall | undefined {
   const call = answer.function_call;
   if (!call?.name) return undefined;
-  return { id: `call_${answer.id ?? crypto.randomUUID().replaceAll("-", "")}`, type: "function", function: { name: call.name, arguments: argumentsText(call.arguments) } };
+  return {
+    id: `call_${answer.id ?? crypto.randomUUID().replaceAll("-", "")}`,
+    type: "function",
+    function: { name: call.name, arguments: argumentsText(call.arguments) },
+  };
 }
 
 const usageOfAnswer = (answer: ErnieAnswer): Usage | null =>
@@ -46,7 +50,11 @@ export function convertErnieResponse(call: RelayCall, bytes: Bytes): ConvertedRe
     const data = (parsed as { data?: { embedding?: number[]; index?: number }[]; usage?: ErnieAnswer["usage"] }).data ?? [];
     const ordered = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     const usage = (parsed as ErnieAnswer).usage;
-    return embeddingList(call, ordered.map((item) => item.embedding ?? []), usageOf(usage?.prompt_tokens, 0, usage?.total_tokens));
+    return embeddingList(
+      call,
+      ordered.map((item) => item.embedding ?? []),
+      usageOf(usage?.prompt_tokens, 0, usage?.total_tokens),
+    );
   }
   const answer = parsed as ErnieAnswer;
   const tool = toolCallOf(answer);

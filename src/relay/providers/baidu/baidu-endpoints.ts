@@ -37,7 +37,7 @@ const chatEndpoints: Record<string, string> = {
   "ChatGLM2-6B-32K": "chatglm2_6b_32k",
   "AquilaChat-7B": "aquilachat_7b",
   "XuanYuan-70B-Chat-4bit": "xuanyuan_70b_chat",
-  "ChatLaw": "chatlaw",
+  ChatLaw: "chatlaw",
   "Yi-34B-Chat": "yi_34b_chat",
   "Mixtral-8x7B-Instruct": "mixtral_8x7b_instruct",
   "Gemma-7B-it": "gemma_7b_it",

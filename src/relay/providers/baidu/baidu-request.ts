@@ -3,6 +3,7 @@
 // tool calls become ERNIE's functions / function_call / role "function", and the sampling fields
 // are kept inside the ranges Baidu accepts (temperature (0, 1], at most four stop words).
 import type { RelayCall } from "../adaptor.ts";
+import { refuseUnsupportedFields } from "../vendor-format-helpers/field-support.ts";
 import {
   argumentsText,
   embeddingInputsOf,
@@ -14,21 +15,29 @@ import {
   stringField,
   textOf,
   toolChoiceOf,
-  type ChatMessage,
-} from "../openai-format/chat-request.ts";
+  type SentMessage,
+  toolCallsOf,
+  toolCallIdOf,
+  nameOf,
+} from "../vendor-format-helpers/chat-request.ts";
 
-type ErnieMessage = { role: "user" | "assistant" | "function"; content: string; name?: string; function_call?: { name: string; arguments: string } };
+type ErnieMessage = {
+  role: "user" | "assistant" | "function";
+  content: string;
+  name?: string;
+  function_call?: { name: string; arguments: string };
+};
 
 /** The function name a tool answer belongs to, from the assistant turn that called it. */
-function toolNames(messages: ChatMessage[]): Map<string, string> {
+function toolNames(messages: SentMessage[]): Map<string, string> {
   const names = new Map<string, string>();
   for (const message of messages) {
-    for (const call of message.tool_calls ?? []) if (call.id && call.function?.name) names.set(call.id, call.function.name);
+    for (const call of toolCallsOf(message)) if (call.id && call.name) names.set(call.id, call.name);
   }
   return names;
 }
 
-function ernieMessages(messages: ChatMessage[]): { system: string; turns: ErnieMessage[] } {
+function ernieMessages(messages: SentMessage[]): { system: string; turns: ErnieMessage[] } {
   const system: string[] = [];
   const turns: ErnieMessage[] = [];
   const names = toolNames(messages);
@@ -39,12 +48,13 @@ function ernieMessages(messages: ChatMessage[]): { system: string; turns: ErnieM
       continue;
     }
     if (message.role === "tool" || message.role === "function") {
-      const name = (message.tool_call_id && names.get(message.tool_call_id)) || message.name || "";
+      const id = toolCallIdOf(message);
+      const name = (id && names.get(id)) || nameOf(message) || "";
       turns.push({ role: "function", name, content });
       continue;
     }
     const role = message.role === "assistant" ? "assistant" : "user";
-    const call = message.tool_calls?.[0]?.function;
+    const call = toolCallsOf(message)[0];
     if (role === "assistant" && call?.name) {
       turns.push({ role, content, function_call: { name: call.name, arguments: argumentsText(call.arguments) } });
       continue;
@@ -60,9 +70,19 @@ function ernieMessages(messages: ChatMessage[]): { system: string; turns: ErnieM
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 
 /** ERNIE's own parameters a client may send as extra fields; passed as they are. */
-const ernieFields = ["penalty_score", "disable_search", "enable_citation", "enable_trace", "min_output_tokens", "frequency_penalty", "presence_penalty"];
+const ernieFields = [
+  "penalty_score",
+  "disable_search",
+  "enable_citation",
+  "enable_trace",
+  "min_output_tokens",
+  "frequency_penalty",
+  "presence_penalty",
+];
 
 export function ernieChatBody(call: RelayCall): Record<string, unknown> {
+  // ERNIE: max_output_tokens, response_format "json_object"; a function call answers one function.
+  refuseUnsupportedFields(call, "Baidu ERNIE", { outputLimit: true, jsonObject: true, singleToolCall: "always" });
   const { system, turns } = ernieMessages(messagesOf(call));
   const body: Record<string, unknown> = { messages: turns };
   if (system) body.system = system;
@@ -82,7 +102,11 @@ export function ernieChatBody(call: RelayCall): Record<string, unknown> {
   if (format === "json_object") body.response_format = "json_object";
   const functions = functionToolsOf(call);
   if (functions.length) {
-    body.functions = functions.map((fn) => ({ name: fn.name, description: fn.description ?? "", parameters: fn.parameters ?? { type: "object", properties: {} } }));
+    body.functions = functions.map((fn) => ({
+      name: fn.name,
+      description: fn.description ?? "",
+      parameters: fn.parameters ?? { type: "object", properties: {} },
+    }));
     const choice = toolChoiceOf(call);
     if (choice?.mode === "function") body.tool_choice = { type: "function", function: { name: choice.name } };
   }

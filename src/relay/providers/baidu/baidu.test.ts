@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { testCall } from "../openai-compatible/test-call.ts";
-import { createChunkStream } from "../openai-format/chunk-stream.ts";
+import { testCall } from "../../../../tests/helpers/test-call.ts";
+import { createChunkStream } from "../vendor-format-helpers/chunk-stream.ts";
 import { convertErnieResponse, readErnieEvent } from "./baidu-answer.ts";
 import { chatEndpointOf, embeddingEndpointOf } from "./baidu-endpoints.ts";
 import { parseBaiduError } from "./baidu-errors.ts";
@@ -20,7 +20,10 @@ describe("ERNIE endpoints", () => {
   });
 
   test("the URL carries the exchanged access token", async () => {
-    const request = await baiduAdaptor.buildRequest(testCall({ model: "ERNIE-4.0-8K", messages: [{ role: "user", content: "hi" }] }), target);
+    const request = await baiduAdaptor.buildRequest(
+      testCall({ model: "ERNIE-4.0-8K", messages: [{ role: "user", content: "hi" }] }),
+      target,
+    );
     expect(request.url).toBe("https://aip.baidubce.com/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions_pro?access_token=24.token");
     const token = await baiduAccessToken.request(target, 0);
     expect(token.url).toBe("https://aip.baidubce.com/oauth/2.0/token?grant_type=client_credentials&client_id=ak-1&client_secret=sk-1");
@@ -37,7 +40,11 @@ describe("ERNIE request body", () => {
         { role: "system", content: "be brief" },
         { role: "user", content: "first" },
         { role: "user", content: [{ type: "text", text: "second" }] },
-        { role: "assistant", content: "", tool_calls: [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Beijing"}' } }] },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Beijing"}' } }],
+        },
         { role: "tool", tool_call_id: "call_1", content: "sunny" },
       ],
       temperature: 0,
@@ -68,15 +75,28 @@ describe("ERNIE request body", () => {
 
 describe("ERNIE answers", () => {
   test("a whole answer with a function call becomes a tool call", () => {
-    const converted = convertErnieResponse(testCall({ model: "ERNIE-4.0-8K", messages: [] }), bytes({
-      id: "as-1", object: "chat.completion", created: 1, result: "", is_truncated: false, need_clear_history: false,
-      finish_reason: "function_call", function_call: { name: "weather", arguments: '{"city":"Beijing"}', thoughts: "look it up" },
-      usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
-    }));
+    const converted = convertErnieResponse(
+      testCall({ model: "ERNIE-4.0-8K", messages: [] }),
+      bytes({
+        id: "as-1",
+        object: "chat.completion",
+        created: 1,
+        result: "",
+        is_truncated: false,
+        need_clear_history: false,
+        finish_reason: "function_call",
+        function_call: { name: "weather", arguments: '{"city":"Beijing"}', thoughts: "look it up" },
+        usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+      }),
+    );
     const body = JSON.parse(converted.body as string);
     expect(body.choices[0]).toEqual({
       index: 0,
-      message: { role: "assistant", content: null, tool_calls: [{ id: "call_as-1", type: "function", function: { name: "weather", arguments: '{"city":"Beijing"}' } }] },
+      message: {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_as-1", type: "function", function: { name: "weather", arguments: '{"city":"Beijing"}' } }],
+      },
       finish_reason: "tool_calls",
     });
     expect(body.model).toBe("ERNIE-4.0-8K");
@@ -84,10 +104,20 @@ describe("ERNIE answers", () => {
   });
 
   test("a stream's sentences and its last event's usage", () => {
-    const converter = createChunkStream(testCall({ model: "ERNIE-3.5-8K", messages: [], stream: true }, { countPromptTokens: () => 0 }), () => 0, readErnieEvent);
+    const converter = createChunkStream(
+      testCall({ model: "ERNIE-3.5-8K", messages: [], stream: true }, { countPromptTokens: () => 0 }),
+      () => 0,
+      readErnieEvent,
+    );
     const push = (value: unknown) => converter.push({ raw: "", event: "", data: JSON.stringify(value) });
     push({ id: "as-2", sentence_id: 0, is_end: false, result: "Hel", usage: { prompt_tokens: 3, completion_tokens: 0, total_tokens: 3 } });
-    const last = push({ id: "as-2", sentence_id: 1, is_end: true, result: "lo", usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } });
+    const last = push({
+      id: "as-2",
+      sentence_id: 1,
+      is_end: true,
+      result: "lo",
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+    });
     expect(last.at(-1)).toBe("data: [DONE]\n\n");
     expect(converter.usage()).toEqual({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 });
     expect(converter.output().text).toBe("Hello");
@@ -103,6 +133,9 @@ describe("ERNIE answers", () => {
     expect(failed(17)).toMatchObject({ status: 429, type: "insufficient_quota" });
     expect(failed(14)).toMatchObject({ status: 401, type: "authentication_error" });
     expect(failed(336003)).toMatchObject({ status: 400 });
-    expect(parseBaiduError(401, '{"error":"invalid_client","error_description":"unknown client id"}')).toMatchObject({ type: "authentication_error", message: "unknown client id" });
+    expect(parseBaiduError(401, '{"error":"invalid_client","error_description":"unknown client id"}')).toMatchObject({
+      type: "authentication_error",
+      message: "unknown client id",
+    });
   });
 });

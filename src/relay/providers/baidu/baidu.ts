@@ -3,10 +3,10 @@
 // ?access_token=; the relay caches it and exchanges once for concurrent calls. Chat and
 // embeddings; each model has its own endpoint (baidu-endpoints.ts). Baidu lists no models and
 // reports no balance on this API.
-import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { CredentialExchange, ProviderAdaptor, RelayCall, UpstreamRequest, UpstreamTarget } from "../adaptor.ts";
-import { unsupportedEndpoint } from "../openai-format/chat-request.ts";
-import { createChunkStream } from "../openai-format/chunk-stream.ts";
+import { unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { createChunkStream } from "../vendor-format-helpers/chunk-stream.ts";
 import { convertErnieResponse, readErnieEvent } from "./baidu-answer.ts";
 import { chatEndpointOf, embeddingEndpointOf } from "./baidu-endpoints.ts";
 import { baiduStreamError, parseBaiduError, rejectedTokenCodes } from "./baidu-errors.ts";
@@ -16,7 +16,7 @@ const defaultBaseUrl = "https://aip.baidubce.com";
 const baseOf = (target: UpstreamTarget) => target.baseUrl || defaultBaseUrl;
 
 /** `APIKey|SecretKey` (surrounding spaces forgiven). */
-export function baiduKeyParts(key: string): { apiKey: string; secretKey: string } {
+function baiduKeyParts(key: string): { apiKey: string; secretKey: string } {
   const [apiKey = "", secretKey = ""] = key.split("|").map((part) => part.trim());
   return { apiKey, secretKey };
 }
@@ -26,7 +26,12 @@ export const baiduAccessToken: CredentialExchange = {
   request(target) {
     const { apiKey, secretKey } = baiduKeyParts(target.key);
     const query = new URLSearchParams({ grant_type: "client_credentials", client_id: apiKey, client_secret: secretKey });
-    return { url: `${baseOf(target)}/oauth/2.0/token?${query}`, method: "POST", headers: { accept: "application/json", "content-type": "application/json" }, body: "" };
+    return {
+      url: `${baseOf(target)}/oauth/2.0/token?${query}`,
+      method: "POST",
+      headers: { accept: "application/json", "content-type": "application/json" },
+      body: "",
+    };
   },
   parse(body, nowSeconds) {
     const parsed = JSON.parse(body) as { access_token?: unknown; expires_in?: unknown };
@@ -44,11 +49,10 @@ function pathOf(call: RelayCall): string {
 }
 
 export const baiduAdaptor: ProviderAdaptor = {
-  kind: 15,
+  type: ChannelType.Baidu,
   name: "Baidu Wenxin",
   owner: "baidu",
   defaultBaseUrl,
-  defaultModels: channelTypeInfo(15)?.models ?? [],
   credential: baiduAccessToken,
 
   buildRequest(call, target): UpstreamRequest {
@@ -66,6 +70,4 @@ export const baiduAdaptor: ProviderAdaptor = {
   createStreamConverter: (call, countCompletion) => createChunkStream(call, countCompletion, readErnieEvent),
   parseError: parseBaiduError,
   streamError: baiduStreamError,
-  buildModelsRequest: () => null,
-  parseModels: () => [],
 };

@@ -27,7 +27,13 @@ function signerFor(scope: AwsScope): SignatureV4 {
   let signer = signers.get(id);
   if (!signer) {
     if (signers.size >= 256) signers.clear();
-    signer = new SignatureV4({ credentials: scope.credentials, region: scope.region, service: scope.service, sha256: Hash.bind(null, "sha256"), applyChecksum: false });
+    signer = new SignatureV4({
+      credentials: scope.credentials,
+      region: scope.region,
+      service: scope.service,
+      sha256: Hash.bind(null, "sha256"),
+      applyChecksum: false,
+    });
     signers.set(id, signer);
   }
   return signer;

@@ -42,7 +42,7 @@ function chunkBytes(body: string): string | undefined {
 }
 
 /** The Claude event a message carries, or an error event; undefined for messages of no interest. */
-export function eventOfMessage(message: Message): SseEvent | undefined {
+function eventOfMessage(message: Message): SseEvent | undefined {
   const body = decoder.decode(message.body);
   const messageType = headerText(message, ":message-type");
   if (messageType === "exception") {

@@ -1,4 +1,4 @@
-// Facts about Claude models that the conversion needs, shared by every kind that serves Claude
+// Facts about Claude models that the conversion needs, shared by every type that serves Claude
 // (Anthropic, Bedrock, Vertex): the output limit sent when the client sets none, which models
 // can think, and the "-thinking" model suffix that turns thinking on.
 //

@@ -4,6 +4,9 @@
 // output_tokens includes thinking. Counts from the upstream are not trusted blindly: anything
 // not a non-negative number is 0.
 import type { Usage } from "../adaptor.ts";
+import type { ChatUsage } from "../openai-chat-wire.ts";
+import { unverified } from "../unverified.ts";
+import type { ClaudeUsage } from "./claude-wire.ts";
 
 const count = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
 
@@ -14,11 +17,13 @@ export const noTokens = (): ClaudeTokens => ({ input: 0, cacheCreation: 0, cache
 
 /** Folds a usage object into the running counts; fields a report leaves out keep their value. */
 export function addClaudeUsage(tokens: ClaudeTokens, raw: unknown): void {
-  if (!raw || typeof raw !== "object") return;
-  const usage = raw as Record<string, unknown>;
+  const usage = unverified<ClaudeUsage>(raw);
+  if (!usage) return;
   if (usage.input_tokens !== undefined && usage.input_tokens !== null) tokens.input = count(usage.input_tokens);
-  if (usage.cache_creation_input_tokens !== undefined && usage.cache_creation_input_tokens !== null) tokens.cacheCreation = count(usage.cache_creation_input_tokens);
-  if (usage.cache_read_input_tokens !== undefined && usage.cache_read_input_tokens !== null) tokens.cacheRead = count(usage.cache_read_input_tokens);
+  if (usage.cache_creation_input_tokens !== undefined && usage.cache_creation_input_tokens !== null)
+    tokens.cacheCreation = count(usage.cache_creation_input_tokens);
+  if (usage.cache_read_input_tokens !== undefined && usage.cache_read_input_tokens !== null)
+    tokens.cacheRead = count(usage.cache_read_input_tokens);
   // message_delta's output_tokens is the running total, not an increment.
   if (usage.output_tokens !== undefined && usage.output_tokens !== null) tokens.output = count(usage.output_tokens);
 }
@@ -40,8 +45,8 @@ export function claudeUsage(raw: unknown): Usage | null {
 }
 
 /** The usage object of an OpenAI answer: cache reads as prompt_tokens_details.cached_tokens. */
-export function openAIUsageBody(usage: Usage): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function openAIUsageBody(usage: Usage): ChatUsage {
+  const body: ChatUsage = {
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,
     total_tokens: usage.total_tokens,

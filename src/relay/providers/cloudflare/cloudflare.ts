@@ -5,12 +5,13 @@
 // {success: false, errors: [{code, message}]} (or OpenAI's error object); codes that mean the
 // account cannot serve (3036 daily allocation used up, 3023 account blocked, 10000 bad token)
 // disable the channel, 3040 (out of capacity) is retried. Cloudflare reports no balance here.
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import { AppError } from "../../../errors/app-error.ts";
 import type { EndpointKind, ProviderAdaptor, SseEvent, UpstreamErrorDetails, UpstreamTarget } from "../adaptor.ts";
 import { baseUrlOf, createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
 import { errorOfBody, openAIStreamError } from "../openai-compatible/openai-errors.ts";
-import { unsupportedEndpoint, withoutFields } from "../openai-format/chat-request.ts";
-import { encodeEmbeddings } from "../openai-format/whole-answer.ts";
+import { unsupportedEndpoint, withoutFields } from "../vendor-format-helpers/chat-request.ts";
+import { encodeEmbeddings } from "../vendor-format-helpers/whole-answer.ts";
 import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 const vendor = { defaultBaseUrl: "https://api.cloudflare.com" };
@@ -18,7 +19,11 @@ const vendor = { defaultBaseUrl: "https://api.cloudflare.com" };
 const paths: Partial<Record<EndpointKind, string>> = { chat: "/ai/v1/chat/completions", embeddings: "/ai/v1/embeddings" };
 
 function accountRoot(target: UpstreamTarget): string {
-  if (!target.other) throw new AppError("invalid", "请输入 Account ID，例如：d6b5da8hk1awo8nap34ube6gh", undefined, { httpStatus: 500, code: "channel_account_missing" });
+  if (!target.other)
+    throw new AppError("invalid", "请输入 Account ID，例如：d6b5da8hk1awo8nap34ube6gh", undefined, {
+      httpStatus: 500,
+      code: "channel_account_missing",
+    });
   const base = baseUrlOf(vendor, target).replace(/\/client\/v4$/, "");
   return `${base}/client/v4/accounts/${encodeURIComponent(target.other)}`;
 }
@@ -34,7 +39,7 @@ function typed(code: number, status: number): { type: string; status: number } {
 
 type Envelope = { success?: boolean; errors?: { code?: unknown; message?: unknown }[] };
 
-export function cloudflareError(body: unknown, status: number): UpstreamErrorDetails | undefined {
+function cloudflareError(body: unknown, status: number): UpstreamErrorDetails | undefined {
   const envelope = body as Envelope | null;
   const first = Array.isArray(envelope?.errors) ? envelope.errors[0] : undefined;
   if (first && typeof first.message === "string") {
@@ -46,10 +51,12 @@ export function cloudflareError(body: unknown, status: number): UpstreamErrorDet
 }
 
 const compatible = createCompatibleAdaptor({
-  kind: 39,
+  type: ChannelType.Cloudflare,
   name: "Cloudflare Workers AI",
   owner: "cloudflare",
   ...vendor,
+  // Its chat reference documents max_tokens, not max_completion_tokens.
+  maxTokensOnly: true,
   streamUsage: false,
   url(endpoint, target) {
     const path = paths[endpoint];
@@ -65,7 +72,8 @@ const servedTasks = new Set(["Text Generation", "Text Embeddings"]);
 export const cloudflareAdaptor: ProviderAdaptor = {
   ...compatible,
   // Vectors are asked for as floats (Cloudflare's documented answer) and encoded for base64 clients.
-  buildRequest: (call, target) => compatible.buildRequest(call.endpoint === "embeddings" ? withoutFields(call, ["encoding_format"]) : call, target),
+  buildRequest: (call, target) =>
+    compatible.buildRequest(call.endpoint === "embeddings" ? withoutFields(call, ["encoding_format"]) : call, target),
   convertResponse(call, body, contentType) {
     const converted = encodeEmbeddings(call, compatible.convertResponse(call, body, contentType));
     if (converted.usage || converted.error) return converted;
@@ -74,16 +82,24 @@ export const cloudflareAdaptor: ProviderAdaptor = {
     return failed ? { ...converted, error: failed } : converted;
   },
   parseError: (status, body) =>
-    cloudflareError(jsonOrUndefined(body), status) ?? { message: `bad response status code ${status}`, type: typed(0, status).type, code: "bad_response_status_code", param: String(status) },
+    cloudflareError(jsonOrUndefined(body), status) ?? {
+      message: `bad response status code ${status}`,
+      type: typed(0, status).type,
+      code: "bad_response_status_code",
+      param: String(status),
+    },
   streamError(event: SseEvent) {
     if (!event.data.includes('"errors"')) return openAIStreamError(event);
     return cloudflareError(jsonOrUndefined(event.data), 500);
   },
-  parseModels(body) {
-    const models = (JSON.parse(body) as ModelSearch).result ?? [];
-    return models
-      .filter((model) => typeof model.task?.name !== "string" || servedTasks.has(model.task.name))
-      .map((model) => model.name)
-      .filter((name): name is string => typeof name === "string" && name !== "");
+  modelList: {
+    request: compatible.modelList!.request,
+    parse(body) {
+      const models = (JSON.parse(body) as ModelSearch).result ?? [];
+      return models
+        .filter((model) => typeof model.task?.name !== "string" || servedTasks.has(model.task.name))
+        .map((model) => model.name)
+        .filter((name): name is string => typeof name === "string" && name !== "");
+    },
   },
 };

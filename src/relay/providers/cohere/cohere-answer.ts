@@ -6,8 +6,8 @@
 // Cohere's inference cache, priced by the CacheRatio option); the tool plan and thinking are
 // reasoning.
 import type { Bytes, ConvertedResponse, RelayCall, SseEvent, Usage } from "../adaptor.ts";
-import type { VendorStep } from "../openai-format/chunk-stream.ts";
-import { chatCompletion, failedAnswer, usageOf, type ToolCall } from "../openai-format/whole-answer.ts";
+import type { VendorStep } from "../vendor-format-helpers/chunk-stream.ts";
+import { chatCompletion, failedAnswer, usageOf, type ToolCall } from "../vendor-format-helpers/whole-answer.ts";
 import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
 type Units = { input_tokens?: number; output_tokens?: number };
@@ -26,24 +26,32 @@ export const finishReasonOf = (reason: string | undefined) => (reason ? (finishR
 
 const generationFailed = { message: "generation failed", type: "upstream_error", code: "ERROR", param: null, status: 500 };
 
-export function cohereUsage(usage: CohereUsage | undefined): Usage | null {
+function cohereUsage(usage: CohereUsage | undefined): Usage | null {
   const billed = usage?.billed_units;
   const result = usageOf(billed?.input_tokens, billed?.output_tokens) ?? usageOf(usage?.tokens?.input_tokens, usage?.tokens?.output_tokens);
   const cached = usage?.cached_tokens;
   // Inside the prompt tokens, never more than them.
-  if (result && typeof cached === "number" && Number.isFinite(cached) && cached > 0) result.cached_tokens = Math.min(Math.round(cached), result.prompt_tokens);
+  if (result && typeof cached === "number" && Number.isFinite(cached) && cached > 0)
+    result.cached_tokens = Math.min(Math.round(cached), result.prompt_tokens);
   return result;
 }
 
 export function convertCohereChat(call: RelayCall, bytes: Bytes): ConvertedResponse {
   const answer = jsonOrUndefined(new TextDecoder().decode(bytes)) as CohereAnswer | undefined;
-  if (!answer?.message) return failedAnswer({ message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
+  if (!answer?.message)
+    return failedAnswer({ message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
   // Cohere's finish reason ERROR: "the generation failed due to an internal error". Like the
   // stream's, an upstream failure (500: retried, not billed), not an answer.
   if (answer.finish_reason === "ERROR") return failedAnswer(generationFailed);
   const content = answer.message.content ?? [];
-  const text = content.filter((item) => item.type === "text").map((item) => item.text ?? "").join("");
-  const thinking = content.filter((item) => item.type === "thinking").map((item) => item.thinking ?? item.text ?? "").join("");
+  const text = content
+    .filter((item) => item.type === "text")
+    .map((item) => item.text ?? "")
+    .join("");
+  const thinking = content
+    .filter((item) => item.type === "thinking")
+    .map((item) => item.thinking ?? item.text ?? "")
+    .join("");
   const toolCalls: ToolCall[] = (answer.message.tool_calls ?? []).map((tool, index) => ({
     id: tool.id ?? `call_${index}`,
     type: "function",
@@ -89,12 +97,21 @@ export function readCohereEvent(event: SseEvent): VendorStep | undefined {
       const tool = message?.tool_calls;
       return {
         delta: {
-          tool_calls: [{ index: parsed.index ?? 0, id: tool?.id, type: "function", function: { name: tool?.function?.name ?? "", arguments: tool?.function?.arguments ?? "" } }],
+          tool_calls: [
+            {
+              index: parsed.index ?? 0,
+              id: tool?.id,
+              type: "function",
+              function: { name: tool?.function?.name ?? "", arguments: tool?.function?.arguments ?? "" },
+            },
+          ],
         },
       };
     }
     case "tool-call-delta":
-      return { delta: { tool_calls: [{ index: parsed.index ?? 0, function: { arguments: message?.tool_calls?.function?.arguments ?? "" } }] } };
+      return {
+        delta: { tool_calls: [{ index: parsed.index ?? 0, function: { arguments: message?.tool_calls?.function?.arguments ?? "" } }] },
+      };
     case "message-end":
       if (delta?.finish_reason === "ERROR") {
         return { error: { ...generationFailed, message: delta.error || generationFailed.message } };

@@ -5,12 +5,26 @@
 // (a named function becomes REQUIRED with that one tool), and fields Cohere does not document are
 // not sent (it refuses unknown fields).
 import type { RelayCall } from "../adaptor.ts";
-import { argumentsText, functionToolsOf, imagesOf, maxTokensOf, messagesOf, numberField, stopsOf, textOf, toolChoiceOf, type ChatMessage } from "../openai-format/chat-request.ts";
+import { refuseUnsupportedFields } from "../vendor-format-helpers/field-support.ts";
+import {
+  argumentsText,
+  functionToolsOf,
+  imagesOf,
+  maxTokensOf,
+  messagesOf,
+  numberField,
+  stopsOf,
+  textOf,
+  toolChoiceOf,
+  type SentMessage,
+  toolCallsOf,
+  toolCallIdOf,
+} from "../vendor-format-helpers/chat-request.ts";
 
 type Part = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 type CohereMessage = Record<string, unknown> & { role: string };
 
-function userContent(message: ChatMessage): string | Part[] {
+function userContent(message: SentMessage): string | Part[] {
   const images = imagesOf(message.content);
   if (images.length === 0) return textOf(message.content);
   const parts: Part[] = [];
@@ -20,22 +34,23 @@ function userContent(message: ChatMessage): string | Part[] {
   return parts;
 }
 
-function convert(message: ChatMessage): CohereMessage {
+function convert(message: SentMessage): CohereMessage {
   switch (message.role) {
     case "system":
     case "developer":
       return { role: "system", content: textOf(message.content) };
     case "tool":
-      return { role: "tool", tool_call_id: message.tool_call_id ?? "", content: textOf(message.content) };
+      return { role: "tool", tool_call_id: toolCallIdOf(message) ?? "", content: textOf(message.content) };
     case "assistant": {
       const converted: CohereMessage = { role: "assistant" };
       const text = textOf(message.content);
       if (text) converted.content = text;
-      if (Array.isArray(message.tool_calls) && message.tool_calls.length) {
-        converted.tool_calls = message.tool_calls.map((call, index) => ({
+      const calls = toolCallsOf(message);
+      if (calls.length) {
+        converted.tool_calls = calls.map((call, index) => ({
           id: call.id ?? `call_${index}`,
           type: "function",
-          function: { name: call.function?.name ?? "", arguments: argumentsText(call.function?.arguments) },
+          function: { name: call.name ?? "", arguments: argumentsText(call.arguments) },
         }));
       }
       return converted;
@@ -46,17 +61,28 @@ function convert(message: ChatMessage): CohereMessage {
 }
 
 export function cohereChatBody(call: RelayCall): Record<string, unknown> {
+  // Cohere v2 chat: max_tokens and response_format (json_object, with a json_schema) are its own.
+  refuseUnsupportedFields(call, "Cohere", { outputLimit: true, jsonObject: true, jsonSchema: true });
   const body: Record<string, unknown> = { model: call.upstreamModel, messages: messagesOf(call).map(convert), stream: call.stream };
   const maxTokens = maxTokensOf(call);
   if (maxTokens !== undefined) body.max_tokens = maxTokens;
-  const renamed: [string, string][] = [["temperature", "temperature"], ["top_p", "p"], ["seed", "seed"], ["frequency_penalty", "frequency_penalty"], ["presence_penalty", "presence_penalty"]];
+  const renamed: [string, string][] = [
+    ["temperature", "temperature"],
+    ["top_p", "p"],
+    ["seed", "seed"],
+    ["frequency_penalty", "frequency_penalty"],
+    ["presence_penalty", "presence_penalty"],
+  ];
   for (const [from, to] of renamed) {
     const value = numberField(call, from);
     if (value !== undefined) body[to] = value;
   }
   const stop = stopsOf(call);
   if (stop) body.stop_sequences = stop;
-  let tools = functionToolsOf(call).map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description ?? "", parameters: tool.parameters ?? { type: "object", properties: {} } } }));
+  let tools = functionToolsOf(call).map((tool) => ({
+    type: "function",
+    function: { name: tool.name, description: tool.description ?? "", parameters: tool.parameters ?? { type: "object", properties: {} } },
+  }));
   const choice = toolChoiceOf(call);
   if (tools.length && choice?.mode === "function") {
     tools = tools.filter((tool) => tool.function.name === choice.name);
@@ -66,6 +92,7 @@ export function cohereChatBody(call: RelayCall): Record<string, unknown> {
   if (tools.length) body.tools = tools;
   const format = call.json?.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
   if (format?.type === "json_object") body.response_format = { type: "json_object" };
-  else if (format?.type === "json_schema" && format.json_schema?.schema) body.response_format = { type: "json_object", json_schema: format.json_schema.schema };
+  else if (format?.type === "json_schema" && format.json_schema?.schema)
+    body.response_format = { type: "json_object", json_schema: format.json_schema.schema };
   return body;
 }

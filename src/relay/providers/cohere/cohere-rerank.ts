@@ -5,17 +5,23 @@
 // rerank by search units (one query over up to 100 documents), reported as the prompt count so
 // the model's ratio prices one search unit.
 import type { Bytes, ConvertedResponse, RelayCall } from "../adaptor.ts";
-import { numberField } from "../openai-format/chat-request.ts";
-import { failedAnswer, usageOf } from "../openai-format/whole-answer.ts";
+import { numberField } from "../vendor-format-helpers/chat-request.ts";
+import { failedAnswer, usageOf } from "../vendor-format-helpers/whole-answer.ts";
 
 function documentTexts(call: RelayCall): string[] {
   const documents = call.json?.documents;
   if (!Array.isArray(documents)) return [];
-  return documents.map((document) => (typeof document === "string" ? document : typeof document?.text === "string" ? document.text : JSON.stringify(document)));
+  return documents.map((document) =>
+    typeof document === "string" ? document : typeof document?.text === "string" ? document.text : JSON.stringify(document),
+  );
 }
 
 export function cohereRerankBody(call: RelayCall): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: call.upstreamModel, query: String(call.json?.query ?? ""), documents: documentTexts(call) };
+  const body: Record<string, unknown> = {
+    model: call.upstreamModel,
+    query: String(call.json?.query ?? ""),
+    documents: documentTexts(call),
+  };
   const topN = numberField(call, "top_n");
   if (topN !== undefined) body.top_n = topN;
   const maxTokens = numberField(call, "max_tokens_per_doc");
@@ -23,7 +29,11 @@ export function cohereRerankBody(call: RelayCall): Record<string, unknown> {
   return body;
 }
 
-type CohereRerank = { id?: string; results?: { index?: number; relevance_score?: number }[]; meta?: { billed_units?: { search_units?: number } } };
+type CohereRerank = {
+  id?: string;
+  results?: { index?: number; relevance_score?: number }[];
+  meta?: { billed_units?: { search_units?: number } };
+};
 
 export function convertCohereRerank(call: RelayCall, bytes: Bytes): ConvertedResponse {
   let answer: CohereRerank | undefined;
@@ -32,7 +42,8 @@ export function convertCohereRerank(call: RelayCall, bytes: Bytes): ConvertedRes
   } catch {
     answer = undefined;
   }
-  if (!Array.isArray(answer?.results)) return failedAnswer({ message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
+  if (!Array.isArray(answer?.results))
+    return failedAnswer({ message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
   const texts = documentTexts(call);
   const withDocuments = call.json?.return_documents === true;
   const results = answer.results.map((result) => ({

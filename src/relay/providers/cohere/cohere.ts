@@ -2,10 +2,10 @@
 // event stream (cohere-request.ts, cohere-answer.ts); rerank on POST /v2/rerank
 // (cohere-rerank.ts); "fetch models" from GET /v1/models (chat and rerank models). Cohere reports
 // no balance through the API.
-import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { ProviderAdaptor, RelayCall, UpstreamRequest, UpstreamTarget } from "../adaptor.ts";
-import { unsupportedEndpoint } from "../openai-format/chat-request.ts";
-import { createChunkStream } from "../openai-format/chunk-stream.ts";
+import { unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { createChunkStream } from "../vendor-format-helpers/chunk-stream.ts";
 import { convertCohereChat, readCohereEvent } from "./cohere-answer.ts";
 import { cohereStreamError, parseCohereError } from "./cohere-errors.ts";
 import { cohereChatBody } from "./cohere-request.ts";
@@ -23,18 +23,21 @@ function route(call: RelayCall): { path: string; body: Record<string, unknown> }
 type ModelList = { models?: { name?: unknown; endpoints?: unknown }[] };
 
 export const cohereAdaptor: ProviderAdaptor = {
-  kind: 34,
+  type: ChannelType.Cohere,
   name: "Cohere",
   owner: "cohere",
   defaultBaseUrl,
-  defaultModels: channelTypeInfo(34)?.models ?? [],
 
   buildRequest(call, target): UpstreamRequest {
     const { path, body } = route(call);
     return {
       url: rootOf(target) + path,
       method: "POST",
-      headers: { authorization: `Bearer ${target.key}`, "content-type": "application/json", accept: call.stream ? "text/event-stream" : "application/json" },
+      headers: {
+        authorization: `Bearer ${target.key}`,
+        "content-type": "application/json",
+        accept: call.stream ? "text/event-stream" : "application/json",
+      },
       body: JSON.stringify(body),
     };
   },
@@ -42,13 +45,20 @@ export const cohereAdaptor: ProviderAdaptor = {
   createStreamConverter: (call, countCompletion) => createChunkStream(call, countCompletion, readCohereEvent),
   parseError: parseCohereError,
   streamError: cohereStreamError,
-
-  buildModelsRequest: (target) => ({ url: `${rootOf(target)}/v1/models?page_size=1000`, method: "GET", headers: { authorization: `Bearer ${target.key}` } }),
-  parseModels(body) {
-    const list = (JSON.parse(body) as ModelList).models ?? [];
-    return list
-      .filter((model) => Array.isArray(model.endpoints) && model.endpoints.some((endpoint) => endpoint === "chat" || endpoint === "rerank"))
-      .map((model) => model.name)
-      .filter((name): name is string => typeof name === "string" && name !== "");
+  modelList: {
+    request: (target) => ({
+      url: `${rootOf(target)}/v1/models?page_size=1000`,
+      method: "GET",
+      headers: { authorization: `Bearer ${target.key}` },
+    }),
+    parse(body) {
+      const list = (JSON.parse(body) as ModelList).models ?? [];
+      return list
+        .filter(
+          (model) => Array.isArray(model.endpoints) && model.endpoints.some((endpoint) => endpoint === "chat" || endpoint === "rerank"),
+        )
+        .map((model) => model.name)
+        .filter((name): name is string => typeof name === "string" && name !== "");
+    },
   },
 };

@@ -1,6 +1,7 @@
 // Custom (type 8): the base URL is the full request URL, where {model} stands for the upstream
-// model name (spec §3). Everything else is OpenAI-style; the balance uses the dashboard API of
+// model name. Everything else is OpenAI-style; the balance uses the dashboard API of
 // the URL's origin.
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { UpstreamTarget } from "../adaptor.ts";
 import { bearer, createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
 import { dashboardBalance } from "../openai/openai-balance.ts";
@@ -14,7 +15,7 @@ const origin = (target: UpstreamTarget) => {
 };
 
 export const customAdaptor = createCompatibleAdaptor({
-  kind: 8,
+  type: ChannelType.Custom,
   name: "Custom",
   owner: "custom",
   defaultBaseUrl: "",

@@ -3,9 +3,9 @@
 // finished image task's output.results for images. Usage is {input_tokens, output_tokens}; on an
 // incremental stream each event carries the new text and the usage so far.
 import type { Bytes, ConvertedResponse, RelayCall, SseEvent, Usage } from "../adaptor.ts";
-import { argumentsText } from "../openai-format/chat-request.ts";
-import type { ToolCallDelta, VendorStep } from "../openai-format/chunk-stream.ts";
-import { chatCompletion, embeddingList, failedAnswer, usageOf, type ToolCall } from "../openai-format/whole-answer.ts";
+import { argumentsText } from "../vendor-format-helpers/chat-request.ts";
+import type { ToolCallDelta, VendorStep } from "../vendor-format-helpers/chunk-stream.ts";
+import { chatCompletion, embeddingList, failedAnswer, usageOf, type ToolCall } from "../vendor-format-helpers/whole-answer.ts";
 import { dashScopeErrorOf } from "./dashscope-errors.ts";
 
 type NativeToolCall = { index?: number; id?: string; type?: string; function?: { name?: string; arguments?: unknown } };
@@ -51,9 +51,12 @@ function usageOfAnswer(answer: NativeAnswer): Usage | null {
   return usage;
 }
 
-function convertImages(call: RelayCall, answer: NativeAnswer): ConvertedResponse {
+function convertImages(answer: NativeAnswer): ConvertedResponse {
   const results = (answer.output?.results ?? []).filter((result) => result.url || result.b64_image);
-  if (results.length === 0) return failedAnswer(dashScopeErrorOf(answer) ?? { message: "the image task produced no image", type: "upstream_error", code: "no_image", param: null });
+  if (results.length === 0)
+    return failedAnswer(
+      dashScopeErrorOf(answer) ?? { message: "the image task produced no image", type: "upstream_error", code: "no_image", param: null },
+    );
   const data = results.map((result) => (result.b64_image ? { b64_json: result.b64_image } : { url: result.url }));
   const body = { created: Math.floor(Date.now() / 1000), data };
   return { body: JSON.stringify(body), contentType: "application/json", usage: null, output: () => ({ text: "", toolCalls: 0 }) };
@@ -62,11 +65,16 @@ function convertImages(call: RelayCall, answer: NativeAnswer): ConvertedResponse
 export function convertNativeResponse(call: RelayCall, bytes: Bytes): ConvertedResponse {
   const answer = parse(decoder.decode(bytes));
   const error = dashScopeErrorOf(answer);
-  if (error || !answer) return failedAnswer(error ?? { message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
-  if (call.endpoint === "image-generation") return convertImages(call, answer);
+  if (error || !answer)
+    return failedAnswer(error ?? { message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
+  if (call.endpoint === "image-generation") return convertImages(answer);
   if (call.endpoint === "embeddings") {
     const items = [...(answer.output?.embeddings ?? [])].sort((a, b) => (a.text_index ?? 0) - (b.text_index ?? 0));
-    return embeddingList(call, items.map((item) => item.embedding ?? []), usageOf(answer.usage?.input_tokens, 0, answer.usage?.total_tokens));
+    return embeddingList(
+      call,
+      items.map((item) => item.embedding ?? []),
+      usageOf(answer.usage?.input_tokens, 0, answer.usage?.total_tokens),
+    );
   }
   const choice = answer.output?.choices?.[0];
   const message = choice?.message ?? {};

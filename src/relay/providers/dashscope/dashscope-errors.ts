@@ -30,7 +30,8 @@ export function dashScopeErrorOf(body: unknown): UpstreamErrorDetails | undefine
   const record = body as Record<string, unknown>;
   const output = record.output as Record<string, unknown> | undefined;
   // A failed task reports its code inside the output.
-  const source = typeof record.code === "string" && record.code ? record : typeof output?.code === "string" && output.code ? output : undefined;
+  const source =
+    typeof record.code === "string" && record.code ? record : typeof output?.code === "string" && output.code ? output : undefined;
   if (!source) return undefined;
   const code = source.code as string;
   const message = typeof source.message === "string" && source.message ? source.message : code;

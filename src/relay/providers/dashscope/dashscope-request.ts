@@ -3,7 +3,10 @@
 // vision models, with result_format "message" and, on streams, incremental_output (each event
 // carries only the new text). Embeddings take input.texts; images take a prompt and a size
 // written with "*".
+import { AppError } from "../../../errors/app-error.ts";
 import type { RelayCall } from "../adaptor.ts";
+import { refuseUnsupportedFields } from "../vendor-format-helpers/field-support.ts";
+import { acceptsImages, isVisionModel } from "./dashscope-models.ts";
 import {
   embeddingInputsOf,
   functionToolsOf,
@@ -15,16 +18,40 @@ import {
   stringField,
   textOf,
   toolChoiceOf,
-  type ChatMessage,
-} from "../openai-format/chat-request.ts";
+  type SentMessage,
+} from "../vendor-format-helpers/chat-request.ts";
 
-/** Vision models answer on the multimodal endpoint, with content as a list of parts. */
-export const isVisionModel = (model: string) => /(^|-)vl(-|$)|qvq/i.test(model);
+/** Whether a chat call carries images (image_url parts in any message). */
+const hasImages = (call: RelayCall) => messagesOf(call).some((message) => imagesOf(message.content).length > 0);
+
+/**
+ * Whether a chat call goes to the multimodal endpoint (content as a list of parts): a vision
+ * model always, a natively multimodal one when the call has images. Images for a model that
+ * takes none are refused instead of being dropped (dashscope-models.ts).
+ */
+export function multimodalCall(call: RelayCall): boolean {
+  if (isVisionModel(call.upstreamModel)) return true;
+  if (!hasImages(call)) return false;
+  if (!acceptsImages(call.upstreamModel)) refuseWithParams("模型 {{model}} 不支持图片输入", { model: call.upstreamModel });
+  return true;
+}
 
 /** DashScope parameters an OpenAI client may send as extra fields; passed as they are. */
-const passThrough = ["top_k", "repetition_penalty", "enable_search", "search_options", "enable_thinking", "thinking_budget", "seed", "presence_penalty", "n", "logprobs", "top_logprobs"];
+const passThrough = [
+  "top_k",
+  "repetition_penalty",
+  "enable_search",
+  "search_options",
+  "enable_thinking",
+  "thinking_budget",
+  "seed",
+  "presence_penalty",
+  "n",
+  "logprobs",
+  "top_logprobs",
+];
 
-function nativeMessage(message: ChatMessage, vision: boolean): Record<string, unknown> {
+function nativeMessage(message: SentMessage, vision: boolean): Record<string, unknown> {
   const role = message.role === "developer" ? "system" : message.role;
   const out: Record<string, unknown> = { role };
   if (vision && role === "user") {
@@ -35,14 +62,27 @@ function nativeMessage(message: ChatMessage, vision: boolean): Record<string, un
   } else {
     out.content = vision ? [{ text: textOf(message.content) }] : textOf(message.content);
   }
-  if (message.tool_calls?.length) out.tool_calls = message.tool_calls;
+  // (The calls as the client sent them: DashScope takes OpenAI's shape.)
+  if (Array.isArray(message.tool_calls) && message.tool_calls.length) out.tool_calls = message.tool_calls;
   if (message.tool_call_id) out.tool_call_id = message.tool_call_id;
   if (message.name) out.name = message.name;
   return out;
 }
 
-export function nativeChatBody(call: RelayCall): Record<string, unknown> {
-  const vision = isVisionModel(call.upstreamModel);
+function refuseWithParams(messageKey: string, params: Record<string, string>): never {
+  throw new AppError("invalid", messageKey, params, { code: "convert_request_failed" });
+}
+
+export function nativeChatBody(call: RelayCall, vision = multimodalCall(call)): Record<string, unknown> {
+  // DashScope's parameters: max_tokens, response_format, parallel_tool_calls; reasoning_effort
+  // becomes enable_thinking (Qwen's thinking has no levels: "none" off, any other effort on).
+  refuseUnsupportedFields(call, "Alibaba Qwen (DashScope)", {
+    outputLimit: true,
+    reasoningEffort: true,
+    jsonObject: true,
+    jsonSchema: true,
+    singleToolCall: "mapped",
+  });
   const parameters: Record<string, unknown> = { result_format: "message" };
   if (call.stream) parameters.incremental_output = true;
   const temperature = numberField(call, "temperature");
@@ -57,6 +97,9 @@ export function nativeChatBody(call: RelayCall): Record<string, unknown> {
   for (const name of passThrough) if (call.json?.[name] !== undefined) parameters[name] = call.json[name];
   const format = call.json?.response_format;
   if (format && typeof format === "object") parameters.response_format = format;
+  if (typeof call.json?.parallel_tool_calls === "boolean") parameters.parallel_tool_calls = call.json.parallel_tool_calls;
+  const effort = call.json?.reasoning_effort;
+  if (typeof effort === "string" && parameters.enable_thinking === undefined) parameters.enable_thinking = effort !== "none";
   const tools = functionToolsOf(call);
   if (tools.length) {
     parameters.tools = tools.map((fn) => ({ type: "function", function: fn }));

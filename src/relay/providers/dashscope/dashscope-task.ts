@@ -10,12 +10,17 @@ import { statusOfCode } from "./dashscope-errors.ts";
 export const imageFormatHeader = "x-relay-image-format";
 
 /** Waits between polls: soon at first, then every two seconds (DashScope limits task queries). */
-export const pollDelaysMs = [500, 1000, 2000];
+const pollDelaysMs = [500, 1000, 2000];
 
 const finalStates = new Set(["SUCCEEDED", "FAILED", "CANCELED", "UNKNOWN"]);
 
 function fetchWith(url: string, init: RequestInit, options: SendOptions): Promise<Response> {
-  return fetch(url, { ...init, redirect: "manual", signal: options.signal, ...(options.proxy ? { proxy: options.proxy } : {}) } as RequestInit);
+  return fetch(url, {
+    ...init,
+    redirect: "manual",
+    signal: options.signal,
+    ...(options.proxy ? { proxy: options.proxy } : {}),
+  } as RequestInit);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -40,7 +45,8 @@ export function taskUrlOf(submitUrl: string, taskId: string): string {
   return `${root}/api/v1/tasks/${encodeURIComponent(taskId)}`;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 async function toBase64Images(task: Record<string, any>, options: SendOptions): Promise<Record<string, any>> {
   const results: Record<string, unknown>[] = [];
@@ -73,6 +79,10 @@ export async function sendDashScope(request: UpstreamRequest, options: SendOptio
     if (!finalStates.has(state)) continue;
     if (state === "SUCCEEDED") return json(200, imageFormat === "b64_json" ? await toBase64Images(task, options) : task);
     const code = String(task.output?.code ?? (state === "CANCELED" ? "TaskCanceled" : "InternalError"));
-    return json(statusOfCode(code), { code, message: String(task.output?.message ?? `task ${state.toLowerCase()}`), request_id: task.request_id });
+    return json(statusOfCode(code), {
+      code,
+      message: String(task.output?.message ?? `task ${state.toLowerCase()}`),
+      request_id: task.request_id,
+    });
   }
 }

@@ -2,14 +2,15 @@
 // (multimodal generation for the vision models) streamed with X-DashScope-SSE and incremental
 // output; embeddings; image generation as an asynchronous task polled to its end inside the call
 // (dashscope-task.ts). The channel's other field is the X-DashScope-Plugin header (插件参数).
+// Which models take images is data (dashscope-models.ts): images for a text model are refused.
 // DashScope reports no balance on this API; it lists no models on it either.
-import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { ProviderAdaptor, RelayCall, UpstreamRequest, UpstreamTarget } from "../adaptor.ts";
-import { stringField, unsupportedEndpoint } from "../openai-format/chat-request.ts";
-import { createChunkStream } from "../openai-format/chunk-stream.ts";
+import { stringField, unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { createChunkStream } from "../vendor-format-helpers/chunk-stream.ts";
 import { convertNativeResponse, readNativeEvent } from "./dashscope-answer.ts";
 import { dashScopeStreamError, parseDashScopeError } from "./dashscope-errors.ts";
-import { isVisionModel, nativeChatBody, nativeEmbeddingBody, nativeImageBody } from "./dashscope-request.ts";
+import { multimodalCall, nativeChatBody, nativeEmbeddingBody, nativeImageBody } from "./dashscope-request.ts";
 import { imageFormatHeader, sendDashScope } from "./dashscope-task.ts";
 
 const defaultBaseUrl = "https://dashscope.aliyuncs.com";
@@ -17,11 +18,13 @@ const baseOf = (target: UpstreamTarget) => target.baseUrl || defaultBaseUrl;
 
 function route(call: RelayCall): { path: string; body: Record<string, unknown> } {
   switch (call.endpoint) {
-    case "chat":
+    case "chat": {
+      const multimodal = multimodalCall(call);
       return {
-        path: isVisionModel(call.upstreamModel) ? "/api/v1/services/aigc/multimodal-generation/generation" : "/api/v1/services/aigc/text-generation/generation",
-        body: nativeChatBody(call),
+        path: multimodal ? "/api/v1/services/aigc/multimodal-generation/generation" : "/api/v1/services/aigc/text-generation/generation",
+        body: nativeChatBody(call, multimodal),
       };
+    }
     case "embeddings":
       return { path: "/api/v1/services/embeddings/text-embedding/text-embedding", body: nativeEmbeddingBody(call) };
     case "image-generation":
@@ -32,11 +35,10 @@ function route(call: RelayCall): { path: string; body: Record<string, unknown> }
 }
 
 export const dashScopeAdaptor: ProviderAdaptor = {
-  kind: 17,
+  type: ChannelType.DashScope,
   name: "Alibaba Qwen",
   owner: "ali",
   defaultBaseUrl,
-  defaultModels: channelTypeInfo(17)?.models ?? [],
 
   buildRequest(call, target): UpstreamRequest {
     const { path, body } = route(call);
@@ -58,6 +60,4 @@ export const dashScopeAdaptor: ProviderAdaptor = {
   createStreamConverter: (call, countCompletion) => createChunkStream(call, countCompletion, readNativeEvent),
   parseError: parseDashScopeError,
   streamError: dashScopeStreamError,
-  buildModelsRequest: () => null,
-  parseModels: () => [],
 };

@@ -1,4 +1,5 @@
 // DeepSeek (type 43): OpenAI-style, with usage on streams; the balance from /user/balance.
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import { baseUrlOf, bearer, createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
 
 const vendor = { defaultBaseUrl: "https://api.deepseek.com" };
@@ -6,14 +7,18 @@ const vendor = { defaultBaseUrl: "https://api.deepseek.com" };
 type BalanceInfo = { currency?: string; total_balance?: string | number };
 
 export const deepSeekAdaptor = createCompatibleAdaptor({
-  kind: 43,
+  type: ChannelType.DeepSeek,
   name: "DeepSeek",
   owner: "deepseek",
   ...vendor,
+  // Its chat reference documents max_tokens, not max_completion_tokens.
+  maxTokensOnly: true,
   streamUsage: true,
   balance: {
-    buildBalanceRequests: (target) => [{ url: `${baseUrlOf(vendor, target).replace(/\/v1$/, "")}/user/balance`, method: "GET", headers: bearer(target) }],
-    parseBalance([body]) {
+    requests: (target) => [
+      { url: `${baseUrlOf(vendor, target).replace(/\/v1$/, "")}/user/balance`, method: "GET", headers: bearer(target) },
+    ],
+    parse([body]) {
       const infos = (JSON.parse(body ?? "{}").balance_infos ?? []) as BalanceInfo[];
       const info = infos.find((entry) => entry.currency === "USD") ?? infos[0];
       const balance = Number(info?.total_balance);

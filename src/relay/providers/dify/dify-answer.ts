@@ -6,7 +6,7 @@
 // errors with {code, message, status}.
 import type { SseEvent, UpstreamErrorDetails } from "../adaptor.ts";
 import { normalizeUsage } from "../openai-compatible/openai-usage.ts";
-import type { VendorStep } from "../openai-format/chunk-stream.ts";
+import type { VendorStep } from "../vendor-format-helpers/chunk-stream.ts";
 
 type DifyEvent = { event?: string; answer?: string; metadata?: { usage?: unknown }; status?: number; code?: string; message?: string };
 
@@ -20,13 +20,20 @@ function parse(text: string): DifyEvent | undefined {
 }
 
 /** Dify's error codes as the types (and, inside a stream, the statuses) the relay's rules read. */
-export function difyError(code: string, message: string, status: number): UpstreamErrorDetails {
-  const details: UpstreamErrorDetails = { message: message || code || `status ${status}`, type: "upstream_error", code: code || null, param: null, status };
+function difyError(code: string, message: string, status: number): UpstreamErrorDetails {
+  const details: UpstreamErrorDetails = {
+    message: message || code || `status ${status}`,
+    type: "upstream_error",
+    code: code || null,
+    param: null,
+    status,
+  };
   if (status === 401 || code === "unauthorized") return { ...details, type: "authentication_error", status: 401 };
   // The app's model credentials ran out: this channel cannot answer, another one may.
   if (code === "provider_quota_exceeded") return { ...details, type: "insufficient_quota", status: 429 };
   if (code === "app_unavailable" || code === "provider_not_initialize") return { ...details, type: "permission_error" };
-  if (status === 429 || code === "too_many_requests" || code === "rate_limit_error") return { ...details, type: "rate_limit_error", status: 429 };
+  if (status === 429 || code === "too_many_requests" || code === "rate_limit_error")
+    return { ...details, type: "rate_limit_error", status: 429 };
   if (status >= 400 && status < 500) return { ...details, type: "invalid_request_error" };
   return details;
 }

@@ -3,37 +3,41 @@
 // keeps no state between calls, so each call starts a new Dify conversation and carries the
 // earlier turns inside the query: a lone user message is sent as it is, anything more as a
 // transcript with SYSTEM/USER/ASSISTANT headings ending with the newest user message. Images of
-// the newest user message go in `files` by URL (Dify takes remote URLs or its own uploads, so a
-// data: URL is refused). The end user is the client's `user` field; `inputs` the client's, if any.
-import { AppError } from "../../../errors/app-error.ts";
+// the newest user message go in `files`: a link as `remote_url`, an inline (data:) image as a
+// `local_file` uploaded first through Dify's file upload (dify-upload.ts does it when the call is
+// sent). The end user is the client's `user` field; `inputs` the client's, if any.
 import type { RelayCall } from "../adaptor.ts";
-import { imagesOf, messagesOf, stringField, textOf } from "../openai-format/chat-request.ts";
+import { refuseRequest } from "../conversion-refusal.ts";
+import { refuseUnsupportedFields } from "../vendor-format-helpers/field-support.ts";
+import { imagesOf, messagesOf, stringField, textOf } from "../vendor-format-helpers/chat-request.ts";
+import { pendingUploadField } from "./dify-upload.ts";
 
 /** Who Dify sees when the client names no end user. */
-export const defaultDifyUser = "switchyard";
+const defaultDifyUser = "switchyard";
 
 const heading: Record<string, string> = { system: "SYSTEM", developer: "SYSTEM", user: "USER", assistant: "ASSISTANT", tool: "TOOL" };
 
 export function difyQuery(call: RelayCall): string {
   const messages = messagesOf(call);
   if (messages.length === 1 && messages[0]!.role === "user") return textOf(messages[0]!.content);
-  return messages
-    .map((message) => `${heading[message.role] ?? message.role.toUpperCase()}:\n${textOf(message.content)}`)
-    .join("\n\n");
+  return messages.map((message) => `${heading[message.role] ?? message.role.toUpperCase()}:\n${textOf(message.content)}`).join("\n\n");
 }
 
-type DifyFile = { type: "image"; transfer_method: "remote_url"; url: string };
+type DifyFile = { type: "image"; transfer_method: "remote_url" | "local_file"; url?: string; upload_file_id?: string };
 
 function filesOf(call: RelayCall): DifyFile[] {
   const last = messagesOf(call).findLast((message) => message.role === "user");
   const urls = last ? imagesOf(last.content) : [];
   return urls.map((url) => {
-    if (!/^https?:\/\//i.test(url)) throw new AppError("invalid", "尚未实现", undefined, { httpStatus: 400, code: "convert_request_failed" });
-    return { type: "image", transfer_method: "remote_url", url };
+    if (/^https?:\/\//i.test(url)) return { type: "image", transfer_method: "remote_url", url };
+    if (!/^data:image\/[\w.+-]+;base64,/i.test(url)) refuseRequest("图片地址无效，请使用 http(s) 链接或 base64 data URL");
+    return { type: "image", transfer_method: "local_file", upload_file_id: "", [pendingUploadField]: url };
   });
 }
 
 export function difyBody(call: RelayCall): Record<string, unknown> {
+  // The app decides its model and output: none of OpenAI's generation fields reach it.
+  refuseUnsupportedFields(call, "Dify", { outputLimit: false });
   const inputs = call.json?.inputs;
   const body: Record<string, unknown> = {
     inputs: inputs && typeof inputs === "object" && !Array.isArray(inputs) ? inputs : {},

@@ -2,22 +2,23 @@
 // a Bearer token, always in streaming mode (dify-request.ts says how the conversation is carried,
 // dify-answer.ts how the events are read). The channel's model names are labels for the app: the
 // app decides its model. Chat only; Dify lists no models and reports no balance for an app key.
-import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
+// Inline images are uploaded through Dify's file upload before the message (dify-upload.ts).
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { ProviderAdaptor, UpstreamRequest } from "../adaptor.ts";
-import { unsupportedEndpoint } from "../openai-format/chat-request.ts";
-import { createChunkStream } from "../openai-format/chunk-stream.ts";
-import { failedAnswer } from "../openai-format/whole-answer.ts";
+import { unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { createChunkStream } from "../vendor-format-helpers/chunk-stream.ts";
+import { failedAnswer } from "../vendor-format-helpers/whole-answer.ts";
 import { difyStreamError, parseDifyError, readDifyEvent } from "./dify-answer.ts";
 import { difyBody } from "./dify-request.ts";
+import { sendDify } from "./dify-upload.ts";
 
 const defaultBaseUrl = "https://api.dify.ai";
 
 export const difyAdaptor: ProviderAdaptor = {
-  kind: 37,
+  type: ChannelType.Dify,
   name: "Dify",
   owner: "dify",
   defaultBaseUrl,
-  defaultModels: channelTypeInfo(37)?.models ?? [],
 
   buildRequest(call, target): UpstreamRequest {
     if (call.endpoint !== "chat") throw unsupportedEndpoint();
@@ -29,11 +30,12 @@ export const difyAdaptor: ProviderAdaptor = {
       body: JSON.stringify(difyBody(call)),
     };
   },
+  // Inline images are uploaded to Dify first (dify-upload.ts).
+  send: sendDify,
   // Only reached when Dify answers a whole JSON body anyway; it has no usable answer for us then.
-  convertResponse: () => failedAnswer({ message: "Dify answered without a stream", type: "upstream_error", code: "bad_response_body", param: null }),
+  convertResponse: () =>
+    failedAnswer({ message: "Dify answered without a stream", type: "upstream_error", code: "bad_response_body", param: null }),
   createStreamConverter: (call, countCompletion) => createChunkStream(call, countCompletion, readDifyEvent),
   parseError: parseDifyError,
   streamError: difyStreamError,
-  buildModelsRequest: () => null,
-  parseModels: () => [],
 };

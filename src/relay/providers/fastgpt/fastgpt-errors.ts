@@ -14,8 +14,8 @@ export function fastgptError(body: unknown, status: number): UpstreamErrorDetail
   const statusText = typeof failure.statusText === "string" ? failure.statusText : "";
   const message = typeof failure.message === "string" && failure.message ? failure.message : statusText || `status ${status}`;
   const code = typeof failure.code === "number" || typeof failure.code === "string" ? failure.code : statusText || null;
-  if (statusText === "unAuthApiKey" || statusText === "unAuthorization") return { message, type: "authentication_error", code, param: null, status: 401 };
+  if (statusText === "unAuthApiKey" || statusText === "unAuthorization")
+    return { message, type: "authentication_error", code, param: null, status: 401 };
   if (statusText === "insufficientQuota") return { message, type: "insufficient_quota", code, param: null, status: 429 };
   return { message, type: "upstream_error", code, param: null, status: status >= 400 ? status : 500 };
 }
-

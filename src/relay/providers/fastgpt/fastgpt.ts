@@ -7,11 +7,12 @@
 // not report the tokens its workflow used (its docs say so; any usage numbers it sends are not
 // the consumption), so they are dropped and usage is counted locally (fastgpt-stream.ts).
 // Failures: fastgpt-errors.ts.
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { Bytes, ConvertedResponse, ProviderAdaptor, RelayCall, SseEvent, UpstreamTarget } from "../adaptor.ts";
 import { baseUrlOf, createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
 import { errorOfBody, openAIStreamError } from "../openai-compatible/openai-errors.ts";
-import { unsupportedEndpoint } from "../openai-format/chat-request.ts";
-import { createChunkStream } from "../openai-format/chunk-stream.ts";
+import { unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { createChunkStream } from "../vendor-format-helpers/chunk-stream.ts";
 import { fastgptError } from "./fastgpt-errors.ts";
 import { readFastgptEvent } from "./fastgpt-stream.ts";
 import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
@@ -34,7 +35,7 @@ function withAppId(call: RelayCall, appId: string | undefined): RelayCall {
 }
 
 const compatible = createCompatibleAdaptor({
-  kind: 22,
+  type: ChannelType.FastGPT,
   name: "FastGPT",
   owner: "fastgpt",
   ...vendor,
@@ -44,7 +45,7 @@ const compatible = createCompatibleAdaptor({
     return `${rootOf(target)}/api/v1/chat/completions`;
   },
   authHeaders: (target) => ({ authorization: `Bearer ${fastgptKeyParts(target.key).apiKey}` }),
-  modelsUrl: () => null,
+  modelsUrl: null,
 });
 
 /**
@@ -71,10 +72,27 @@ export const fastgptAdaptor: ProviderAdaptor = {
   createStreamConverter: (call, countCompletion) => createChunkStream(call, countCompletion, readFastgptEvent),
   parseError(status, body) {
     const parsed = jsonOrUndefined(body);
-    return fastgptError(parsed, status) ?? errorOfBody(parsed) ?? { message: `bad response status code ${status}`, type: "upstream_error", code: "bad_response_status_code", param: String(status) };
+    return (
+      fastgptError(parsed, status) ??
+      errorOfBody(parsed) ?? {
+        message: `bad response status code ${status}`,
+        type: "upstream_error",
+        code: "bad_response_status_code",
+        param: String(status),
+      }
+    );
   },
   streamError(event: SseEvent) {
-    if (event.event === "error") return fastgptError(jsonOrUndefined(event.data), 500) ?? { message: event.data || "error", type: "upstream_error", code: null, param: null, status: 500 };
+    if (event.event === "error")
+      return (
+        fastgptError(jsonOrUndefined(event.data), 500) ?? {
+          message: event.data || "error",
+          type: "upstream_error",
+          code: null,
+          param: null,
+          status: 500,
+        }
+      );
     return openAIStreamError(event);
   },
 };

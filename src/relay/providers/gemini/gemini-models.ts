@@ -1,8 +1,8 @@
 // "Fetch models" for Gemini: GET /{version}/models, followed page by page (nextPageToken). Only
 // models that generate content or embeddings are listed, without the "models/" prefix.
 import type { UpstreamRequest } from "../adaptor.ts";
-
-type ModelList = { models?: { name?: unknown; supportedGenerationMethods?: unknown }[]; nextPageToken?: unknown };
+import { unverified, unverifiedList } from "../unverified.ts";
+import type { GeminiModel, GeminiModelList } from "./gemini-wire.ts";
 
 const usefulMethods = new Set(["generateContent", "embedContent", "batchEmbedContents", "generateMessage"]);
 
@@ -14,15 +14,18 @@ export function modelsRequest(listUrl: string, headers: Record<string, string>, 
 }
 
 export function parseGeminiModels(body: string): string[] {
-  const list = JSON.parse(body) as ModelList;
-  if (!Array.isArray(list.models)) throw new Error("no model list");
-  return list.models
-    .filter((model) => !Array.isArray(model.supportedGenerationMethods) || model.supportedGenerationMethods.some((method) => usefulMethods.has(method)))
+  const list = unverified<GeminiModelList>(JSON.parse(body));
+  if (!Array.isArray(list?.models)) throw new Error("no model list");
+  return unverifiedList<GeminiModel>(list.models)
+    .filter(
+      (model) =>
+        !Array.isArray(model.supportedGenerationMethods) || model.supportedGenerationMethods.some((method) => usefulMethods.has(method)),
+    )
     .map((model) => (typeof model.name === "string" ? model.name.replace(/^models\//, "") : ""))
     .filter((name) => name !== "");
 }
 
 export function nextPageToken(body: string): string | undefined {
-  const token = (JSON.parse(body) as ModelList).nextPageToken;
+  const token = unverified<GeminiModelList>(JSON.parse(body))?.nextPageToken;
   return typeof token === "string" && token ? token : undefined;
 }

@@ -2,16 +2,28 @@
 // channel that speaks it: the client's body goes upstream as it came (the model is in the URL,
 // where the channel's mapped model replaces it), and the answer comes back untouched, whole or
 // event by event, while usage and the generated text are read on the way for billing.
-import type { Bytes, CompletionCounter, ConvertedResponse, GeneratedOutput, RelayCall, SseEvent, StreamConverter, Usage } from "../adaptor.ts";
-import { outputOfCandidate, type Candidate } from "./gemini-candidates.ts";
+import type {
+  Bytes,
+  CompletionCounter,
+  ConvertedResponse,
+  GeneratedOutput,
+  RelayCall,
+  SseEvent,
+  StreamConverter,
+  Usage,
+} from "../adaptor.ts";
+import { outputOfCandidate } from "./gemini-candidates.ts";
 import { streamUsage, usageOfMetadata } from "./gemini-usage.ts";
+import { unverified, unverifiedList, type Unverified } from "../unverified.ts";
+import type { GeminiCandidate, GeminiEmbedResponse, GeminiResponse } from "./gemini-wire.ts";
 
 const decoder = new TextDecoder();
 
-type Answer = { candidates?: Candidate[]; usageMetadata?: unknown; embedding?: unknown; embeddings?: unknown };
+/** What a native call answers: content (whole, or one stream event) or embeddings. */
+type Answer = Unverified<GeminiResponse | GeminiEmbedResponse>;
 
 function addOutput(output: GeneratedOutput, answer: Answer): void {
-  for (const candidate of answer.candidates ?? []) {
+  for (const candidate of unverifiedList<GeminiCandidate>(answer.candidates)) {
     const read = outputOfCandidate(candidate);
     output.text += read.text + read.reasoning + read.toolCalls.map((call) => call.function.name + call.function.arguments).join("");
     output.toolCalls += read.toolCalls.length;
@@ -19,19 +31,19 @@ function addOutput(output: GeneratedOutput, answer: Answer): void {
 }
 
 export function convertNativeResponse(_call: RelayCall, bytes: Bytes, contentType: string): ConvertedResponse {
-  let answer: Answer | Answer[] = {};
+  let parsed: unknown = {};
   try {
-    answer = JSON.parse(decoder.decode(bytes));
+    parsed = JSON.parse(decoder.decode(bytes));
   } catch {
     // Passed on as it came; nothing to bill from but the local count.
   }
   // streamGenerateContent without alt=sse answers a JSON list of the stream's responses.
-  const answers = Array.isArray(answer) ? answer : [answer];
+  const answers = Array.isArray(parsed) ? unverifiedList<GeminiResponse>(parsed) : [unverified<GeminiResponse>(parsed) ?? {}];
   const output: GeneratedOutput = { text: "", toolCalls: 0 };
   let usage: Usage | null = null;
   for (const each of answers) {
     addOutput(output, each);
-    usage = usageOfMetadata(each?.usageMetadata) ?? usage;
+    usage = usageOfMetadata(each.usageMetadata) ?? usage;
   }
   return { body: bytes, contentType: contentType || "application/json", usage, output: () => output };
 }
@@ -46,9 +58,9 @@ export function createNativeStreamConverter(countCompletion: CompletionCounter):
       if (done) return [];
       if (event.data !== "") {
         try {
-          const answer = JSON.parse(event.data) as Answer;
+          const answer: Answer = unverified<GeminiResponse>(JSON.parse(event.data)) ?? {};
           addOutput(output, answer);
-          if (answer.candidates?.some((candidate) => candidate.finishReason)) answered = true;
+          if (unverifiedList<GeminiCandidate>(answer.candidates).some((candidate) => candidate.finishReason)) answered = true;
           usage = usageOfMetadata(answer.usageMetadata) ?? usage;
         } catch {
           // forwarded all the same

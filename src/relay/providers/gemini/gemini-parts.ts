@@ -5,8 +5,9 @@
 // address). fileData needs a MIME type; it is read from the URL's extension, and an image URL
 // without a known one is sent as image/jpeg.
 import { refuseRequest } from "../conversion-refusal.ts";
-
-export type GeminiPart = Record<string, unknown>;
+import type { ChatAudioPart, ChatContentPart, ChatFilePart, ChatImagePart } from "../openai-chat-wire.ts";
+import { unverified } from "../unverified.ts";
+import type { GeminiPart } from "./gemini-wire.ts";
 
 const mimeByExtension: Record<string, string> = {
   png: "image/png",
@@ -32,7 +33,7 @@ const mimeByExtension: Record<string, string> = {
 function inlineDataOf(url: string): GeminiPart | undefined {
   const match = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s.exec(url);
   if (!match) return undefined;
-  return { inlineData: { mimeType: match[1] || "application/octet-stream", data: match[2] } };
+  return { inlineData: { mimeType: match[1] || "application/octet-stream", data: match[2] ?? "" } };
 }
 
 function mimeOfUrl(url: string, fallback: string): string {
@@ -49,31 +50,25 @@ export function mediaPart(url: string, fallbackMime: string): GeminiPart {
   return refuseRequest("图片地址无效，请使用 http(s) 链接或 base64 data URL");
 }
 
-type OpenAIPart = {
-  type?: string;
-  text?: unknown;
-  image_url?: string | { url?: unknown };
-  input_audio?: { data?: unknown; format?: unknown };
-  file?: { file_data?: unknown; file_id?: unknown };
-};
-
-function partOf(part: OpenAIPart): GeminiPart | undefined {
-  switch (part.type) {
+function partOf(value: unknown): GeminiPart | undefined {
+  const part = unverified<ChatContentPart>(value);
+  switch (part?.type) {
     case "text":
       return typeof part.text === "string" ? { text: part.text } : undefined;
     case "image_url": {
-      const url = typeof part.image_url === "string" ? part.image_url : part.image_url?.url;
+      const url = typeof part.image_url === "string" ? part.image_url : unverified<ChatImagePart["image_url"]>(part.image_url)?.url;
       if (typeof url !== "string" || url === "") refuseRequest("图片地址无效，请使用 http(s) 链接或 base64 data URL");
       return mediaPart(url, "image/jpeg");
     }
     case "input_audio": {
-      const data = part.input_audio?.data;
+      const audio = unverified<ChatAudioPart["input_audio"]>(part.input_audio);
+      const data = audio?.data;
       if (typeof data !== "string") refuseRequest("音频内容缺少 data");
-      const format = typeof part.input_audio?.format === "string" ? part.input_audio.format : "wav";
+      const format = typeof audio?.format === "string" ? audio.format : "wav";
       return { inlineData: { mimeType: `audio/${format}`, data } };
     }
     case "file": {
-      const data = part.file?.file_data;
+      const data = unverified<ChatFilePart["file"]>(part.file)?.file_data;
       if (typeof data === "string") return mediaPart(data, "application/pdf");
       return refuseRequest("文件只支持 file_data 形式（data URL 或链接），不支持文件 id");
     }
@@ -89,8 +84,8 @@ export function partsOfContent(content: unknown): GeminiPart[] {
   const parts: GeminiPart[] = [];
   for (const part of content) {
     if (typeof part === "string") parts.push({ text: part });
-    else if (part && typeof part === "object") {
-      const converted = partOf(part as OpenAIPart);
+    else {
+      const converted = partOf(part);
       if (converted) parts.push(converted);
     }
   }
@@ -102,6 +97,10 @@ export function textOfContent(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .map((part) => (typeof part === "string" ? part : part && typeof part === "object" && typeof part.text === "string" ? part.text : ""))
+    .map((part: unknown) => {
+      if (typeof part === "string") return part;
+      const text = unverified<ChatContentPart>(part)?.text;
+      return typeof text === "string" ? text : "";
+    })
     .join("");
 }

@@ -21,7 +21,7 @@ const standardCategories = [
   "HARM_CATEGORY_DANGEROUS_CONTENT",
 ];
 
-export const defaultApiVersion = "v1beta";
+const defaultApiVersion = "v1beta";
 const defaultThreshold = "BLOCK_NONE";
 
 /** The model as the URL names it: "models/gemini-x" and "gemini-x" are the same model. */

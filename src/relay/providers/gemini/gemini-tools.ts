@@ -2,20 +2,42 @@
 // Gemini's `parameters` is an OpenAPI-style Schema that refuses JSON Schema keywords it does not
 // know (additionalProperties, $schema, strict...), so schemas are reduced to the fields the
 // Schema object defines; a type list such as ["string","null"] becomes the type plus nullable.
+import type { ChatFunction, ChatTool, ChatToolChoice } from "../openai-chat-wire.ts";
+import { isJsonObject, unverified } from "../unverified.ts";
+import type { GeminiFunctionDeclaration, GeminiSchema, GeminiTool, GeminiToolConfig } from "./gemini-wire.ts";
 
-type Json = Record<string, unknown>;
+type Json = { [key: string]: unknown };
 
 /** The fields of the API's Schema object. */
 const schemaFields = new Set([
-  "type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties", "required",
-  "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering",
-  "default", "items", "minimum", "maximum",
+  "type",
+  "format",
+  "title",
+  "description",
+  "nullable",
+  "enum",
+  "maxItems",
+  "minItems",
+  "properties",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "example",
+  "anyOf",
+  "propertyOrdering",
+  "default",
+  "items",
+  "minimum",
+  "maximum",
 ]);
 
-const isObject = (value: unknown): value is Json => !!value && typeof value === "object" && !Array.isArray(value);
+const isObject = isJsonObject;
 
 /** A JSON Schema reduced to what Gemini's Schema accepts. */
-export function geminiSchema(schema: unknown): Json | undefined {
+export function geminiSchema(schema: unknown): GeminiSchema | undefined {
   if (!isObject(schema)) return undefined;
   const result: Json = {};
   for (const [key, value] of Object.entries(schema)) {
@@ -43,24 +65,24 @@ export function geminiSchema(schema: unknown): Json | undefined {
 }
 
 /** An object schema without properties says "no arguments": Gemini wants no parameters then. */
-function parametersOf(schema: unknown): Json | undefined {
+function parametersOf(schema: unknown): GeminiSchema | undefined {
   const cleaned = geminiSchema(schema);
   if (!cleaned) return undefined;
   if (cleaned.type === "object" && (!isObject(cleaned.properties) || Object.keys(cleaned.properties).length === 0)) return undefined;
   return cleaned;
 }
 
-type OpenAITool = { type?: string; function?: { name?: unknown; description?: unknown; parameters?: unknown } };
-
 /** tools: [{functionDeclarations: [...]}], or undefined when the client sent no function tools. */
-export function toolsOf(tools: unknown): Json[] | undefined {
+export function toolsOf(tools: unknown): GeminiTool[] | undefined {
   if (!Array.isArray(tools)) return undefined;
-  const declarations: Json[] = [];
-  for (const tool of tools as OpenAITool[]) {
-    if (tool?.type !== "function" || typeof tool.function?.name !== "string") continue;
-    const declaration: Json = { name: tool.function.name };
-    if (typeof tool.function.description === "string" && tool.function.description) declaration.description = tool.function.description;
-    const parameters = parametersOf(tool.function.parameters);
+  const declarations: GeminiFunctionDeclaration[] = [];
+  for (const value of tools) {
+    const tool = unverified<ChatTool>(value);
+    const fn = unverified<ChatFunction>(tool?.function);
+    if (tool?.type !== "function" || typeof fn?.name !== "string") continue;
+    const declaration: GeminiFunctionDeclaration = { name: fn.name };
+    if (typeof fn.description === "string" && fn.description) declaration.description = fn.description;
+    const parameters = parametersOf(fn.parameters);
     if (parameters) declaration.parameters = parameters;
     declarations.push(declaration);
   }
@@ -68,12 +90,13 @@ export function toolsOf(tools: unknown): Json[] | undefined {
 }
 
 /** tool_choice as toolConfig.functionCallingConfig (auto, none, required, or one named function). */
-export function toolConfigOf(choice: unknown): Json | undefined {
+export function toolConfigOf(choice: unknown): GeminiToolConfig | undefined {
   if (choice === "auto") return { functionCallingConfig: { mode: "AUTO" } };
   if (choice === "none") return { functionCallingConfig: { mode: "NONE" } };
   if (choice === "required") return { functionCallingConfig: { mode: "ANY" } };
-  if (isObject(choice) && isObject(choice.function) && typeof choice.function.name === "string") {
-    return { functionCallingConfig: { mode: "ANY", allowedFunctionNames: [choice.function.name] } };
-  }
+  const named = unverified<Exclude<ChatToolChoice, string>["function"]>(
+    unverified<Exclude<ChatToolChoice, string>>(choice)?.function,
+  )?.name;
+  if (typeof named === "string") return { functionCallingConfig: { mode: "ANY", allowedFunctionNames: [named] } };
   return undefined;
 }

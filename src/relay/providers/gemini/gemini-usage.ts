@@ -3,21 +3,15 @@
 // prompts (search results fed back to the model) count as prompt tokens; the cached part of the
 // prompt is reported as cached tokens. Missing or broken counts are 0, and all zero is no usage.
 import type { Usage } from "../adaptor.ts";
+import type { ChatUsage } from "../openai-chat-wire.ts";
+import { unverified } from "../unverified.ts";
+import type { GeminiUsageMetadata } from "./gemini-wire.ts";
 
 const count = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
 
-export type UsageMetadata = {
-  promptTokenCount?: number;
-  candidatesTokenCount?: number;
-  thoughtsTokenCount?: number;
-  toolUsePromptTokenCount?: number;
-  cachedContentTokenCount?: number;
-  totalTokenCount?: number;
-};
-
 export function usageOfMetadata(raw: unknown): Usage | null {
-  if (!raw || typeof raw !== "object") return null;
-  const metadata = raw as UsageMetadata;
+  const metadata = unverified<GeminiUsageMetadata>(raw);
+  if (!metadata) return null;
   const prompt = count(metadata.promptTokenCount) + count(metadata.toolUsePromptTokenCount);
   const thoughts = count(metadata.thoughtsTokenCount);
   const completion = count(metadata.candidatesTokenCount) + thoughts;
@@ -30,7 +24,7 @@ export function usageOfMetadata(raw: unknown): Usage | null {
 }
 
 /** Usage in the OpenAI wire shape, details included when known. */
-export function openAIUsage(usage: Usage): Record<string, unknown> {
+export function openAIUsage(usage: Usage): ChatUsage {
   return {
     prompt_tokens: usage.prompt_tokens,
     completion_tokens: usage.completion_tokens,

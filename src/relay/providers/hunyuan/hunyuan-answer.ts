@@ -5,8 +5,8 @@
 // tool_calls, or sensitive (the moderation stopped the answer: content_filter for OpenAI).
 // Streamed tool calls are merged by Id (Tencent's words), so each Id gets an OpenAI index.
 import type { Bytes, ConvertedResponse, RelayCall, SseEvent } from "../adaptor.ts";
-import type { ToolCallDelta, VendorStep, VendorStreamReader } from "../openai-format/chunk-stream.ts";
-import { chatCompletion, embeddingList, failedAnswer, usageOf, type ToolCall } from "../openai-format/whole-answer.ts";
+import type { ToolCallDelta, VendorStep, VendorStreamReader } from "../vendor-format-helpers/chunk-stream.ts";
+import { chatCompletion, embeddingList, failedAnswer, usageOf, type ToolCall } from "../vendor-format-helpers/whole-answer.ts";
 import { tencentErrorOf } from "./hunyuan-errors.ts";
 import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
@@ -41,7 +41,11 @@ export function convertHunyuanResponse(call: RelayCall, bytes: Bytes): Converted
   if (call.endpoint === "embeddings") {
     if (!Array.isArray(response.Data)) return unreadable();
     const ordered = [...response.Data].sort((a, b) => (a.Index ?? 0) - (b.Index ?? 0));
-    return embeddingList(call, ordered.map((item) => item.Embedding ?? []), usage(response.Usage));
+    return embeddingList(
+      call,
+      ordered.map((item) => item.Embedding ?? []),
+      usage(response.Usage),
+    );
   }
   const choice = response.Choices?.[0];
   if (!choice) return unreadable();
@@ -81,7 +85,12 @@ export function hunyuanStreamReader(): VendorStreamReader {
         const index = known ?? indexOfId.size;
         if (known === undefined) {
           indexOfId.set(id, index);
-          tools.push({ index, id, type: "function", function: { name: tool.Function?.Name ?? "", arguments: tool.Function?.Arguments ?? "" } });
+          tools.push({
+            index,
+            id,
+            type: "function",
+            function: { name: tool.Function?.Name ?? "", arguments: tool.Function?.Arguments ?? "" },
+          });
         } else tools.push({ index, function: { arguments: tool.Function?.Arguments ?? "" } });
       }
       step.delta = { content: delta.Content, reasoning_content: delta.ReasoningContent, tool_calls: tools };

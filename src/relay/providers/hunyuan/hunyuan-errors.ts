@@ -28,7 +28,7 @@ const unavailable = new Set([
   "AuthFailure.UnauthorizedOperation",
 ]);
 
-export function hunyuanVerdict(code: string): Verdict {
+function hunyuanVerdict(code: string): Verdict {
   // Our clock, not the key: a signature Tencent finds expired is retried, never a dead key.
   if (code === "AuthFailure.SignatureExpire") return { status: 500, type: "upstream_error" };
   if (unavailable.has(code)) return { status: 403, type: "permission_error" };
@@ -60,7 +60,13 @@ export function tencentErrorOf(body: unknown): UpstreamErrorDetails | undefined 
   const failure = record.ErrorMsg;
   if (failure && (typeof failure.Code === "number" || typeof failure.Msg === "string")) {
     const code = Number(failure.Code);
-    return { message: typeof failure.Msg === "string" && failure.Msg ? failure.Msg : `ErrorMsg ${code}`, type: "upstream_error", code, param: null, status: code === 4001 ? 504 : 500 };
+    return {
+      message: typeof failure.Msg === "string" && failure.Msg ? failure.Msg : `ErrorMsg ${code}`,
+      type: "upstream_error",
+      code,
+      param: null,
+      status: code === 4001 ? 504 : 500,
+    };
   }
   return undefined;
 }

@@ -2,9 +2,13 @@
 // Hunyuan's rules for Messages: one system message, first; then user (or tool) and assistant
 // turns alternating, starting and ending with the user side; no empty Content. So system prompts
 // are joined at the top and consecutive turns of one side are merged. Images go in Contents (the
-// vision models); tools become Tools with their parameters as a JSON text, tool_choice becomes
+// vision models) as ImageUrl.Url, which Tencent documents as a link "以 http:// 或 https:// 开头"
+// (tencentcloud-sdk-nodejs-hunyuan, v20230901 ImageUrl.Url); Hunyuan's chat offers no upload for
+// images (FilesUploads is for the deep-read documents), so a base64 image is refused; tools become Tools with their parameters as a JSON text, tool_choice becomes
 // ToolChoice none/auto/custom (+ CustomTool). max_tokens has no Hunyuan equivalent and is dropped.
 import type { RelayCall } from "../adaptor.ts";
+import { refuseRequest } from "../conversion-refusal.ts";
+import { refuseUnsupportedFields } from "../vendor-format-helpers/field-support.ts";
 import {
   argumentsText,
   embeddingInputsOf,
@@ -15,8 +19,10 @@ import {
   stopsOf,
   textOf,
   toolChoiceOf,
-  type ChatMessage,
-} from "../openai-format/chat-request.ts";
+  type SentMessage,
+  toolCallsOf,
+  toolCallIdOf,
+} from "../vendor-format-helpers/chat-request.ts";
 
 type Content = { Type: "text"; Text: string } | { Type: "image_url"; ImageUrl: { Url: string } };
 type ToolCall = { Id: string; Type: "function"; Function: { Name: string; Arguments: string } };
@@ -24,27 +30,31 @@ export type HunyuanMessage = { Role: string; Content?: string; Contents?: Conten
 
 const side = (role: string) => (role === "assistant" ? "assistant" : "user");
 
-function contentsOf(message: ChatMessage): Content[] | undefined {
+function contentsOf(message: SentMessage): Content[] | undefined {
   const images = imagesOf(message.content);
   if (images.length === 0) return undefined;
   const contents: Content[] = [];
   const text = textOf(message.content);
   if (text) contents.push({ Type: "text", Text: text });
-  for (const url of images) contents.push({ Type: "image_url", ImageUrl: { Url: url } });
+  for (const url of images) {
+    if (!/^https?:\/\//i.test(url)) refuseRequest("腾讯混元只接受 http(s) 图片链接，不接受 base64 图片");
+    contents.push({ Type: "image_url", ImageUrl: { Url: url } });
+  }
   return contents;
 }
 
-function toolCallsOf(message: ChatMessage): ToolCall[] | undefined {
-  if (!Array.isArray(message.tool_calls) || message.tool_calls.length === 0) return undefined;
-  return message.tool_calls.map((call, index) => ({
+function hunyuanToolCalls(message: SentMessage): ToolCall[] | undefined {
+  const calls = toolCallsOf(message);
+  if (calls.length === 0) return undefined;
+  return calls.map((call, index) => ({
     Id: call.id ?? `call_${index}`,
     Type: "function",
-    Function: { Name: call.function?.name ?? "", Arguments: argumentsText(call.function?.arguments) },
+    Function: { Name: call.name ?? "", Arguments: argumentsText(call.arguments) },
   }));
 }
 
-function convert(message: ChatMessage): HunyuanMessage {
-  if (message.role === "tool") return { Role: "tool", Content: textOf(message.content), ToolCallId: message.tool_call_id ?? "" };
+function convert(message: SentMessage): HunyuanMessage {
+  if (message.role === "tool") return { Role: "tool", Content: textOf(message.content), ToolCallId: toolCallIdOf(message) ?? "" };
   const converted: HunyuanMessage = { Role: side(message.role) };
   const contents = contentsOf(message);
   if (contents) converted.Contents = contents;
@@ -52,7 +62,7 @@ function convert(message: ChatMessage): HunyuanMessage {
     const text = textOf(message.content);
     if (text) converted.Content = text;
   }
-  const toolCalls = toolCallsOf(message);
+  const toolCalls = hunyuanToolCalls(message);
   if (toolCalls) converted.ToolCalls = toolCalls;
   return converted;
 }
@@ -63,7 +73,7 @@ function mergeable(previous: HunyuanMessage | undefined, next: HunyuanMessage): 
   return !previous.Contents && !next.Contents && !previous.ToolCalls && !next.ToolCalls;
 }
 
-export function hunyuanMessages(call: RelayCall): HunyuanMessage[] {
+function hunyuanMessages(call: RelayCall): HunyuanMessage[] {
   const system: string[] = [];
   const turns: HunyuanMessage[] = [];
   for (const message of messagesOf(call)) {
@@ -81,6 +91,9 @@ export function hunyuanMessages(call: RelayCall): HunyuanMessage[] {
 }
 
 export function hunyuanChatBody(call: RelayCall): Record<string, unknown> {
+  // ChatCompletions has no output limit or JSON mode (tencentcloud-sdk-nodejs-hunyuan's request
+  // fields); reasoning_effort becomes EnableThinking ("none" off, any other effort on).
+  refuseUnsupportedFields(call, "Tencent Hunyuan", { outputLimit: false, reasoningEffort: true });
   const body: Record<string, unknown> = { Model: call.upstreamModel, Messages: hunyuanMessages(call), Stream: call.stream };
   const temperature = numberField(call, "temperature");
   if (temperature !== undefined) body.Temperature = Math.min(2, Math.max(0, temperature));
@@ -92,7 +105,11 @@ export function hunyuanChatBody(call: RelayCall): Record<string, unknown> {
   if (stop) body.Stop = stop;
   const tools = functionToolsOf(call).map((tool) => ({
     Type: "function",
-    Function: { Name: tool.name, Parameters: JSON.stringify(tool.parameters ?? { type: "object", properties: {} }), ...(tool.description ? { Description: tool.description } : {}) },
+    Function: {
+      Name: tool.name,
+      Parameters: JSON.stringify(tool.parameters ?? { type: "object", properties: {} }),
+      ...(tool.description ? { Description: tool.description } : {}),
+    },
   }));
   if (tools.length) {
     body.Tools = tools;
@@ -103,6 +120,8 @@ export function hunyuanChatBody(call: RelayCall): Record<string, unknown> {
       body.CustomTool = tools.find((tool) => tool.Function.Name === choice.name) ?? tools[0];
     } else if (choice) body.ToolChoice = "auto";
   }
+  const effort = call.json?.reasoning_effort;
+  if (typeof effort === "string") body.EnableThinking = effort !== "none";
   // Hunyuan's own switch, passed when the client names it (off by default on Tencent's side).
   if (typeof call.json?.enable_enhancement === "boolean") body.EnableEnhancement = call.json.enable_enhancement;
   return body;

@@ -7,10 +7,10 @@
 // answers with Response.Error (hunyuan-errors.ts). Tencent has no model list or balance on this API.
 import { nowSeconds } from "../../../clock.ts";
 import { AppError } from "../../../errors/app-error.ts";
-import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { ProviderAdaptor, RelayCall, UpstreamRequest, UpstreamTarget } from "../adaptor.ts";
-import { unsupportedEndpoint } from "../openai-format/chat-request.ts";
-import { createChunkStream } from "../openai-format/chunk-stream.ts";
+import { unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { createChunkStream } from "../vendor-format-helpers/chunk-stream.ts";
 import { convertHunyuanResponse, hunyuanStreamReader } from "./hunyuan-answer.ts";
 import { hunyuanStreamError, parseHunyuanError } from "./hunyuan-errors.ts";
 import { hunyuanChatBody, hunyuanEmbeddingBody } from "./hunyuan-request.ts";
@@ -25,7 +25,10 @@ export function hunyuanCredentials(key: string): { secretId: string; secretKey: 
   const parts = key.split("|").map((part) => part.trim());
   const [secretId, secretKey] = parts.length >= 3 ? [parts[1], parts[2]] : [parts[0], parts[1]];
   if (!secretId || !secretKey) {
-    throw new AppError("invalid", "按照如下格式输入：AppId|SecretId|SecretKey", undefined, { httpStatus: 500, code: "invalid_channel_key" });
+    throw new AppError("invalid", "按照如下格式输入：AppId|SecretId|SecretKey", undefined, {
+      httpStatus: 500,
+      code: "invalid_channel_key",
+    });
   }
   return { secretId, secretKey };
 }
@@ -41,7 +44,9 @@ export function buildHunyuanRequest(call: RelayCall, target: UpstreamTarget, tim
   const url = `${target.baseUrl || defaultBaseUrl}/`;
   const payload = JSON.stringify(body);
   const { secretId, secretKey } = hunyuanCredentials(target.key);
-  const host = new URL(url).host;
+  // The host signed is the name alone, as Tencent's SDK signs it (tencentcloud-sdk-nodejs-common
+  // sign.js: `host:${urlObj.hostname}`); Tencent's endpoints have no port.
+  const host = new URL(url).hostname;
   const { authorization } = signTc3({ secretId, secretKey, service: "hunyuan", host, timestamp, contentType, payload });
   return {
     url,
@@ -59,17 +64,14 @@ export function buildHunyuanRequest(call: RelayCall, target: UpstreamTarget, tim
 }
 
 export const hunyuanAdaptor: ProviderAdaptor = {
-  kind: 23,
+  type: ChannelType.Hunyuan,
   name: "Tencent Hunyuan",
   owner: "tencent",
   defaultBaseUrl,
-  defaultModels: channelTypeInfo(23)?.models ?? [],
 
   buildRequest: (call, target) => buildHunyuanRequest(call, target, nowSeconds()),
   convertResponse: (call, body) => convertHunyuanResponse(call, body),
   createStreamConverter: (call, countCompletion) => createChunkStream(call, countCompletion, hunyuanStreamReader()),
   parseError: parseHunyuanError,
   streamError: hunyuanStreamError,
-  buildModelsRequest: () => null,
-  parseModels: () => [],
 };

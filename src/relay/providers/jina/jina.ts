@@ -4,11 +4,12 @@
 // floats and encoded here when a client wants base64 (its own field is embedding_type, not
 // encoding_format). Failures are {detail} with the status: 401 a bad key, 402 no balance left
 // (both disable the channel), 429 a rate limit (retried).
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { EndpointKind, ProviderAdaptor, UpstreamErrorDetails } from "../adaptor.ts";
 import { baseUrlOf, createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
 import { parseOpenAIError } from "../openai-compatible/openai-errors.ts";
-import { unsupportedEndpoint, withoutFields } from "../openai-format/chat-request.ts";
-import { encodeEmbeddings } from "../openai-format/whole-answer.ts";
+import { unsupportedEndpoint, withoutFields } from "../vendor-format-helpers/chat-request.ts";
+import { encodeEmbeddings } from "../vendor-format-helpers/whole-answer.ts";
 
 const vendor = { defaultBaseUrl: "https://api.jina.ai" };
 
@@ -22,7 +23,7 @@ function typeOfStatus(status: number): string {
   return status >= 500 ? "upstream_error" : "invalid_request_error";
 }
 
-export function parseJinaError(status: number, body: string): UpstreamErrorDetails {
+function parseJinaError(status: number, body: string): UpstreamErrorDetails {
   let detail: unknown;
   try {
     detail = (JSON.parse(body) as { detail?: unknown }).detail;
@@ -30,13 +31,17 @@ export function parseJinaError(status: number, body: string): UpstreamErrorDetai
     detail = undefined;
   }
   // FastAPI's validation errors list the fields at fault.
-  if (Array.isArray(detail)) detail = detail.map((item) => (item as { msg?: string })?.msg ?? "").filter(Boolean).join("; ");
+  if (Array.isArray(detail))
+    detail = detail
+      .map((item) => (item as { msg?: string })?.msg ?? "")
+      .filter(Boolean)
+      .join("; ");
   if (typeof detail === "string" && detail) return { message: detail, type: typeOfStatus(status), code: null, param: null };
   return { ...parseOpenAIError(status, body), type: typeOfStatus(status) };
 }
 
 const compatible = createCompatibleAdaptor({
-  kind: 38,
+  type: ChannelType.Jina,
   name: "Jina",
   owner: "jina",
   ...vendor,
@@ -46,12 +51,13 @@ const compatible = createCompatibleAdaptor({
     if (!path) throw unsupportedEndpoint();
     return baseUrlOf(vendor, target).replace(/\/v1$/, "") + path;
   },
-  modelsUrl: () => null,
+  modelsUrl: null,
 });
 
 export const jinaAdaptor: ProviderAdaptor = {
   ...compatible,
-  buildRequest: (call, target) => compatible.buildRequest(call.endpoint === "embeddings" ? withoutFields(call, ["encoding_format"]) : call, target),
+  buildRequest: (call, target) =>
+    compatible.buildRequest(call.endpoint === "embeddings" ? withoutFields(call, ["encoding_format"]) : call, target),
   convertResponse: (call, body, contentType) => encodeEmbeddings(call, compatible.convertResponse(call, body, contentType)),
   parseError: parseJinaError,
 };

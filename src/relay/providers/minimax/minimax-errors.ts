@@ -7,7 +7,7 @@ import type { SseEvent, UpstreamErrorDetails } from "../adaptor.ts";
 import { parseOpenAIError } from "../openai-compatible/openai-errors.ts";
 import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
-export function minimaxVerdict(code: number): { status: number; type: string } {
+function minimaxVerdict(code: number): { status: number; type: string } {
   if (code === 1004 || code === 2049) return { status: 401, type: "authentication_error" };
   if (code === 1008) return { status: 429, type: "insufficient_quota" };
   if (code === 1002 || code === 1039 || code === 1041) return { status: 429, type: "rate_limit_error" };

@@ -4,7 +4,7 @@
 // rebuilt as OpenAI chunks and the final message is not sent again.
 import type { SseEvent } from "../adaptor.ts";
 import { normalizeUsage } from "../openai-compatible/openai-usage.ts";
-import type { ToolCallDelta, VendorStep } from "../openai-format/chunk-stream.ts";
+import type { ToolCallDelta, VendorStep } from "../vendor-format-helpers/chunk-stream.ts";
 import { minimaxErrorOf } from "./minimax-errors.ts";
 
 type Delta = {

@@ -2,10 +2,11 @@
 // request shape with a Bearer key, sampling values inside (0, 1], answers carrying base_resp
 // (minimax-errors.ts), and a stream whose last event is a whole chat.completion
 // (minimax-stream.ts). Chat only; MiniMax documents no model list or balance query for this key.
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { ProviderAdaptor, RelayCall } from "../adaptor.ts";
 import { baseUrlOf, createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
-import { unsupportedEndpoint } from "../openai-format/chat-request.ts";
-import { createChunkStream } from "../openai-format/chunk-stream.ts";
+import { unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { createChunkStream } from "../vendor-format-helpers/chunk-stream.ts";
 import { minimaxErrorOf, minimaxStreamError, parseMinimaxError } from "./minimax-errors.ts";
 import { readMinimaxEvent } from "./minimax-stream.ts";
 
@@ -24,7 +25,7 @@ export function minimaxCall(call: RelayCall): RelayCall {
 }
 
 const compatible = createCompatibleAdaptor({
-  kind: 35,
+  type: ChannelType.MiniMax,
   name: "MiniMax",
   owner: "minimax",
   ...vendor,
@@ -33,7 +34,7 @@ const compatible = createCompatibleAdaptor({
     if (endpoint !== "chat") throw unsupportedEndpoint();
     return `${baseUrlOf(vendor, target).replace(/\/v1$/, "")}/v1/text/chatcompletion_v2`;
   },
-  modelsUrl: () => null,
+  modelsUrl: null,
 });
 
 export const minimaxAdaptor: ProviderAdaptor = {

@@ -2,15 +2,16 @@
 // (FastGPT's guide: the m3e-large-api image, port 6008), which speaks OpenAI's POST /v1/embeddings
 // with the deployment's sk- key as a Bearer token. It answers floats only, so the base64 the
 // official SDKs ask for is encoded here. Embeddings only; there is no model list or balance.
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { ProviderAdaptor } from "../adaptor.ts";
 import { baseUrlOf, createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
-import { unsupportedEndpoint, withoutFields } from "../openai-format/chat-request.ts";
-import { encodeEmbeddings } from "../openai-format/whole-answer.ts";
+import { unsupportedEndpoint, withoutFields } from "../vendor-format-helpers/chat-request.ts";
+import { encodeEmbeddings } from "../vendor-format-helpers/whole-answer.ts";
 
 const vendor = { defaultBaseUrl: "http://localhost:6008" };
 
 const compatible = createCompatibleAdaptor({
-  kind: 44,
+  type: ChannelType.MokaAI,
   name: "MokaAI M3E",
   owner: "moka-ai",
   ...vendor,
@@ -19,7 +20,7 @@ const compatible = createCompatibleAdaptor({
     if (endpoint !== "embeddings") throw unsupportedEndpoint();
     return `${baseUrlOf(vendor, target).replace(/\/v1$/, "")}/v1/embeddings`;
   },
-  modelsUrl: () => null,
+  modelsUrl: null,
 });
 
 export const mokaAIAdaptor: ProviderAdaptor = {

@@ -4,8 +4,7 @@
 import type { SseEvent, UpstreamErrorDetails } from "../adaptor.ts";
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
-const codeOf = (value: unknown): string | number | null =>
-  typeof value === "string" || typeof value === "number" ? value : null;
+const codeOf = (value: unknown): string | number | null => (typeof value === "string" || typeof value === "number" ? value : null);
 
 /** The error details of a parsed body, or undefined when it is not an error answer. */
 export function errorOfBody(body: unknown): UpstreamErrorDetails | undefined {

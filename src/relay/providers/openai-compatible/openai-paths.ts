@@ -15,7 +15,7 @@ export const openAIPaths: Record<EndpointKind, string> = {
 };
 
 /**
- * Joins a base URL and a /v1 path. Operators are told to enter the base without /v1 (spec §5),
+ * Joins a base URL and a /v1 path. Operators are told to enter the base without /v1,
  * but many paste ".../v1"; that must not become ".../v1/v1/...".
  */
 export function joinBaseUrl(baseUrl: string, path: string): string {

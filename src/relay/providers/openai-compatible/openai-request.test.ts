@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { buildJsonBody, buildMultipartBody, reasoningEffortSuffix } from "./openai-request.ts";
-import { testCall } from "./test-call.ts";
+import { testCall } from "../../../../tests/helpers/test-call.ts";
 
 const rules = { streamUsage: true, reasoningModels: true };
 const bodyOf = (body: BodyInit) => (typeof body === "string" ? JSON.parse(body) : JSON.parse(new TextDecoder().decode(body as Uint8Array)));
@@ -31,13 +31,19 @@ describe("the upstream JSON body", () => {
   test("reasoning models: max_completion_tokens, no temperature, developer role, effort suffix", () => {
     const call = testCall({
       model: "o3-mini-high",
-      messages: [{ role: "system", content: "be brief" }, { role: "user", content: "hi" }],
+      messages: [
+        { role: "system", content: "be brief" },
+        { role: "user", content: "hi" },
+      ],
       max_tokens: 100,
       temperature: 0.2,
     });
     expect(bodyOf(buildJsonBody(call, rules))).toEqual({
       model: "o3-mini",
-      messages: [{ role: "developer", content: "be brief" }, { role: "user", content: "hi" }],
+      messages: [
+        { role: "developer", content: "be brief" },
+        { role: "user", content: "hi" },
+      ],
       max_completion_tokens: 100,
       reasoning_effort: "high",
     });
@@ -52,7 +58,9 @@ describe("the upstream JSON body", () => {
 
   test("an allow-list of fields drops the others", () => {
     const call = testCall({ model: "mistral-small-latest", messages: [], user: "u1", logit_bias: {} });
-    expect(bodyOf(buildJsonBody(call, { streamUsage: false, reasoningModels: false, allowedFields: new Set(["model", "messages"]) }))).toEqual({
+    expect(
+      bodyOf(buildJsonBody(call, { streamUsage: false, reasoningModels: false, allowedFields: new Set(["model", "messages"]) })),
+    ).toEqual({
       model: "mistral-small-latest",
       messages: [],
     });

@@ -10,6 +10,8 @@ export type RequestRules = {
   reasoningModels: boolean;
   /** Keep only these top-level fields (vendors that refuse fields they do not know). */
   allowedFields?: ReadonlySet<string>;
+  /** The vendor documents max_tokens only: max_completion_tokens is sent under that name. */
+  maxTokensOnly?: boolean;
 };
 
 const effortSuffix = /-(high|medium|low)$/;
@@ -70,6 +72,11 @@ export function buildJsonBody(call: RelayCall, rules: RequestRules): BodyInit {
       // Vendors without the option reject it ("Unknown parameter"); usage is counted locally.
       delete edit().stream_options;
     }
+  }
+  if (rules.maxTokensOnly && call.endpoint === "chat" && source.max_completion_tokens != null) {
+    const body = edit();
+    body.max_tokens = body.max_completion_tokens;
+    delete body.max_completion_tokens;
   }
   if (rules.allowedFields) {
     for (const field of Object.keys(body ?? source)) {

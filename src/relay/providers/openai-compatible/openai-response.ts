@@ -37,8 +37,9 @@ export function convertOpenAIResponse(call: RelayCall, body: Bytes, contentType:
     body,
     contentType,
     usage,
-    output: (): GeneratedOutput => (call.endpoint === "chat" || call.endpoint === "completions" || call.endpoint === "transcription" || call.endpoint === "translation"
-      ? outputOfBody(parse())
-      : { text: "", toolCalls: 0 }),
+    output: (): GeneratedOutput =>
+      call.endpoint === "chat" || call.endpoint === "completions" || call.endpoint === "transcription" || call.endpoint === "translation"
+        ? outputOfBody(parse())
+        : { text: "", toolCalls: 0 },
   };
 }

@@ -3,13 +3,22 @@ import { findUsageQuickly, normalizeUsage, outputOfBody, usageOfBody } from "./o
 
 describe("usage", () => {
   test("normalised to integers; bad values become 0; all-zero is none", () => {
-    expect(normalizeUsage({ prompt_tokens: 10, completion_tokens: "5", total_tokens: 15 })).toEqual({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
+    expect(normalizeUsage({ prompt_tokens: 10, completion_tokens: "5", total_tokens: 15 })).toEqual({
+      prompt_tokens: 10,
+      completion_tokens: 5,
+      total_tokens: 15,
+    });
     expect(normalizeUsage({ prompt_tokens: -3, completion_tokens: NaN })).toBeNull();
     expect(normalizeUsage({ input_tokens: 4, output_tokens: 6 })).toEqual({ prompt_tokens: 4, completion_tokens: 6, total_tokens: 10 });
     expect(normalizeUsage({ total_tokens: 12 })).toEqual({ prompt_tokens: 12, completion_tokens: 0, total_tokens: 12 });
     expect(normalizeUsage(null)).toBeNull();
     expect(
-      normalizeUsage({ prompt_tokens: 100, completion_tokens: 50, prompt_tokens_details: { cached_tokens: 40 }, completion_tokens_details: { reasoning_tokens: 30 } }),
+      normalizeUsage({
+        prompt_tokens: 100,
+        completion_tokens: 50,
+        prompt_tokens_details: { cached_tokens: 40 },
+        completion_tokens_details: { reasoning_tokens: 30 },
+      }),
     ).toEqual({ prompt_tokens: 100, completion_tokens: 50, total_tokens: 150, cached_tokens: 40, reasoning_tokens: 30 });
   });
 
@@ -21,14 +30,24 @@ describe("usage", () => {
   });
 
   test("rerank vendors' meta forms", () => {
-    expect(usageOfBody({ meta: { tokens: { input_tokens: 9, output_tokens: 0 } } })).toEqual({ prompt_tokens: 9, completion_tokens: 0, total_tokens: 9 });
-    expect(usageOfBody({ meta: { billed_units: { search_units: 1 } } })).toEqual({ prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 });
+    expect(usageOfBody({ meta: { tokens: { input_tokens: 9, output_tokens: 0 } } })).toEqual({
+      prompt_tokens: 9,
+      completion_tokens: 0,
+      total_tokens: 9,
+    });
+    expect(usageOfBody({ meta: { billed_units: { search_units: 1 } } })).toEqual({
+      prompt_tokens: 1,
+      completion_tokens: 0,
+      total_tokens: 1,
+    });
   });
 
   test("generated output: content, reasoning, tool calls, completion text, transcripts", () => {
     expect(
       outputOfBody({
-        choices: [{ message: { content: "Hi", reasoning_content: " think", tool_calls: [{ id: "c1", function: { name: "f", arguments: "{}" } }] } }],
+        choices: [
+          { message: { content: "Hi", reasoning_content: " think", tool_calls: [{ id: "c1", function: { name: "f", arguments: "{}" } }] } },
+        ],
       }),
     ).toEqual({ text: "Hi thinkf{}", toolCalls: 1 });
     expect(outputOfBody({ choices: [{ text: "done" }] })).toEqual({ text: "done", toolCalls: 0 });

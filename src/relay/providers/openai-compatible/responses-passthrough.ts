@@ -3,15 +3,45 @@
 // read (the response's `usage`; in a stream, the terminal response.completed, .incomplete or
 // .failed event) and its output kept for local counting. Responses streams end with that
 // terminal event; they have no [DONE].
-import type { Bytes, CompletionCounter, ConvertedResponse, GeneratedOutput, RelayCall, SseEvent, StreamConverter, Usage } from "../adaptor.ts";
+import type {
+  Bytes,
+  CompletionCounter,
+  ConvertedResponse,
+  GeneratedOutput,
+  RelayCall,
+  SseEvent,
+  StreamConverter,
+  Usage,
+} from "../adaptor.ts";
 import { normalizeUsage } from "./openai-usage.ts";
 
 const decoder = new TextDecoder();
 
-/** The client's body with the upstream's model name (its own bytes when that is the same). */
+/** Marks reasoning the gateway encoded itself for another vendor (inbound/reasoning-state.ts). */
+const gatewayReasoning = "U1kx";
+
+/**
+ * The client's body with the upstream's model name (its own bytes when nothing changes). Reasoning
+ * items the gateway made when another vendor answered an earlier turn are left out: OpenAI cannot
+ * read them and would refuse the call.
+ */
 export function buildResponsesBody(call: RelayCall, model: string): BodyInit {
-  if (!call.json || call.json.model === model) return call.rawBody;
-  return JSON.stringify({ ...call.json, model });
+  const json = call.json;
+  if (!json) return call.rawBody;
+  const bytes = call.rawBody;
+  const foreign = Array.isArray(json.input) && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(gatewayReasoning);
+  if (json.model === model && !foreign) return call.rawBody;
+  const input = foreign
+    ? (json.input as Record<string, unknown>[]).filter(
+        (item) =>
+          !(
+            item?.type === "reasoning" &&
+            typeof item.encrypted_content === "string" &&
+            item.encrypted_content.startsWith(gatewayReasoning)
+          ),
+      )
+    : json.input;
+  return JSON.stringify({ ...json, model, ...(input !== undefined ? { input } : {}) });
 }
 
 function parse(text: string): Record<string, any> | undefined {
@@ -24,7 +54,7 @@ function parse(text: string): Record<string, any> | undefined {
 }
 
 /** Text and tool calls of a response's output items. */
-export function outputOfItems(items: unknown): GeneratedOutput {
+function outputOfItems(items: unknown): GeneratedOutput {
   const output: GeneratedOutput = { text: "", toolCalls: 0 };
   for (const item of Array.isArray(items) ? (items as Record<string, any>[]) : []) {
     if (item?.type === "message") {
@@ -47,12 +77,19 @@ export function convertResponsesAnswer(_call: RelayCall, body: Bytes, contentTyp
     contentType,
     usage: normalizeUsage(parsed?.usage),
     output: () => outputOfItems(parsed?.output),
-    ...(failed ? { error: { message: String(parsed.error.message), type: "upstream_error", code: parsed.error.code ?? null, param: null } } : {}),
+    ...(failed
+      ? { error: { message: String(parsed.error.message), type: "upstream_error", code: parsed.error.code ?? null, param: null } }
+      : {}),
   };
 }
 
 const terminal = new Set(["response.completed", "response.incomplete", "response.failed"]);
-const deltas = new Set(["response.output_text.delta", "response.refusal.delta", "response.function_call_arguments.delta", "response.reasoning_summary_text.delta"]);
+const deltas = new Set([
+  "response.output_text.delta",
+  "response.refusal.delta",
+  "response.function_call_arguments.delta",
+  "response.reasoning_summary_text.delta",
+]);
 
 /** The event's type: its `event:` line, else the `type` field of its data. */
 function typeOf(event: SseEvent): string {

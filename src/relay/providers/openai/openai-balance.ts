@@ -1,15 +1,15 @@
 // The balance of an OpenAI-style account from the legacy dashboard billing API: the hard limit
 // minus this month's usage (usage is in cents). Used by OpenAI and Custom channels.
-import type { ProviderAdaptor, UpstreamTarget } from "../adaptor.ts";
+import type { BalanceQuery, UpstreamTarget } from "../adaptor.ts";
 
 const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 
 export function dashboardBalance(
   apiRoot: (target: UpstreamTarget) => string,
   headers: (target: UpstreamTarget) => Record<string, string>,
-): Required<Pick<ProviderAdaptor, "buildBalanceRequests" | "parseBalance">> {
+): BalanceQuery {
   return {
-    buildBalanceRequests(target, nowSeconds) {
+    requests(target, nowSeconds) {
       const root = apiRoot(target);
       const monthStart = new Date(nowSeconds * 1000);
       monthStart.setUTCDate(1);
@@ -20,7 +20,7 @@ export function dashboardBalance(
         { url: `${root}/dashboard/billing/usage?start_date=${start}&end_date=${end}`, method: "GET", headers: headers(target) },
       ];
     },
-    parseBalance([subscription, usage]) {
+    parse([subscription, usage]) {
       const limit = Number(JSON.parse(subscription ?? "{}").hard_limit_usd);
       const used = Number(JSON.parse(usage ?? "{}").total_usage ?? 0);
       if (!Number.isFinite(limit)) throw new Error("no hard_limit_usd in the subscription answer");

@@ -1,5 +1,6 @@
 // OpenAI (type 1): Bearer key, optional organization header, reasoning-model rules, and the
 // dashboard billing API for the balance.
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { UpstreamTarget } from "../adaptor.ts";
 import { baseUrlOf, bearer, createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
 import { joinBaseUrl } from "../openai-compatible/openai-paths.ts";
@@ -12,7 +13,7 @@ function headers(target: UpstreamTarget): Record<string, string> {
 }
 
 export const openAIAdaptor = createCompatibleAdaptor({
-  kind: 1,
+  type: ChannelType.OpenAI,
   name: "OpenAI",
   owner: "openai",
   ...vendor,

@@ -1,12 +1,13 @@
 // An OpenAI chat request as a PaLM 2 generateMessage request (v1beta2): system messages become
 // the prompt's context, the conversation its messages with two authors ("0" the user, "1" the
 // model; consecutive messages of one author are joined). PaLM chat takes text only and knows no
-// tools, and takes no output limit or stop sequences: tools and images are refused rather than
-// dropped, the limits are left out.
+// tools, and takes no output limit or stop sequences: tools, images and an output limit are refused
+// rather than dropped (stop sequences are left out).
 import { refuseRequest } from "../conversion-refusal.ts";
+import type { ChatMessage } from "../openai-chat-wire.ts";
+import { unverified } from "../unverified.ts";
 
 type Json = Record<string, unknown>;
-type Message = { role?: unknown; content?: unknown };
 
 const userAuthor = "0";
 const modelAuthor = "1";
@@ -29,14 +30,17 @@ export function palmMessageBody(json: Json): Json {
   if (!Array.isArray(json.messages)) refuseRequest("消息内容格式无效");
   const context: string[] = [];
   const messages: { author: string; content: string }[] = [];
-  for (const message of json.messages as Message[]) {
+  for (const item of json.messages) {
+    // (A message that is not an object has no role: refused below.)
+    const message = unverified<ChatMessage>(item);
     const text = textOf(message?.content);
     if (message?.role === "system" || message?.role === "developer") {
       if (text) context.push(text);
       continue;
     }
-    if (message?.role !== "user" && message?.role !== "assistant") refuseRequest("PaLM 2 不支持该消息角色（只支持 system、user 和 assistant）");
-    const author = message.role === "user" ? userAuthor : modelAuthor;
+    if (message?.role !== "user" && message?.role !== "assistant")
+      refuseRequest("PaLM 2 不支持该消息角色（只支持 system、user 和 assistant）");
+    const author = message?.role === "user" ? userAuthor : modelAuthor;
     const last = messages[messages.length - 1];
     if (last?.author === author) last.content += `\n\n${text}`;
     else messages.push({ author, content: text });

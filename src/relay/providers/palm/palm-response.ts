@@ -4,9 +4,19 @@
 // stream gets chunks synthesised from the whole answer: per candidate one chunk with the role and
 // its whole text, then a chunk with the finish reason, the usage chunk (counted locally) when the
 // client asked, and [DONE]. The whole answer reaches the converter as one event (palm-whole-body.ts).
-import type { Bytes, CompletionCounter, ConvertedResponse, GeneratedOutput, RelayCall, SseEvent, StreamConverter, UpstreamErrorDetails, Usage } from "../adaptor.ts";
-import { rpcErrorOf } from "../gemini/gemini-errors.ts";
-import { completionId } from "../gemini/gemini-response.ts";
+import type {
+  Bytes,
+  CompletionCounter,
+  ConvertedResponse,
+  GeneratedOutput,
+  RelayCall,
+  SseEvent,
+  StreamConverter,
+  UpstreamErrorDetails,
+  Usage,
+} from "../adaptor.ts";
+import { rpcErrorOf } from "../gemini/gemini-to-chat-errors.ts";
+import { completionId } from "../gemini/gemini-to-chat-response.ts";
 
 type PalmAnswer = { candidates?: { author?: string; content?: string }[]; filters?: { reason?: string; message?: string }[] };
 
@@ -22,8 +32,14 @@ function parse(text: string): PalmAnswer | undefined {
   }
 }
 
-export function palmErrorOf(answer: PalmAnswer | undefined): UpstreamErrorDetails | undefined {
-  if (!answer) return { message: "the upstream answered with a body that is not JSON", type: "upstream_error", code: "bad_response_body", param: null };
+function palmErrorOf(answer: PalmAnswer | undefined): UpstreamErrorDetails | undefined {
+  if (!answer)
+    return {
+      message: "the upstream answered with a body that is not JSON",
+      type: "upstream_error",
+      code: "bad_response_body",
+      param: null,
+    };
   const rpc = rpcErrorOf(answer);
   if (rpc) return rpc;
   if (Array.isArray(answer.candidates) && answer.candidates.length > 0) return undefined;
@@ -43,7 +59,8 @@ export function palmStreamError(event: SseEvent): UpstreamErrorDetails | undefin
   return palmErrorOf(parse(event.data));
 }
 
-const textsOf = (answer: PalmAnswer) => (answer.candidates ?? []).map((candidate) => (typeof candidate.content === "string" ? candidate.content : ""));
+const textsOf = (answer: PalmAnswer) =>
+  (answer.candidates ?? []).map((candidate) => (typeof candidate.content === "string" ? candidate.content : ""));
 
 export function convertPalmResponse(call: RelayCall, bytes: Bytes): ConvertedResponse {
   const answer = parse(decoder.decode(bytes));
@@ -57,13 +74,23 @@ export function convertPalmResponse(call: RelayCall, bytes: Bytes): ConvertedRes
     model: call.upstreamModel,
     choices: texts.map((content, index) => ({ index, message: { role: "assistant", content }, finish_reason: "stop" })),
   };
-  return { body: JSON.stringify(body), contentType: "application/json", usage: null, output: () => ({ text: texts.join(""), toolCalls: 0 }) };
+  return {
+    body: JSON.stringify(body),
+    contentType: "application/json",
+    usage: null,
+    output: () => ({ text: texts.join(""), toolCalls: 0 }),
+  };
 }
 
 export function createPalmStreamConverter(call: RelayCall, countCompletion: CompletionCounter): StreamConverter {
   let done = false;
   let output = noOutput();
-  const base = { id: completionId(undefined), object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: call.upstreamModel };
+  const base = {
+    id: completionId(undefined),
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model: call.upstreamModel,
+  };
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ ...base, choices, ...extra })}\n\n`;
 
   const closing = (): string[] => {
@@ -72,7 +99,11 @@ export function createPalmStreamConverter(call: RelayCall, countCompletion: Comp
     const events: string[] = [];
     if (call.clientWantsUsage) {
       const completion = countCompletion(output);
-      const usage: Usage = { prompt_tokens: call.countPromptTokens(), completion_tokens: completion, total_tokens: call.countPromptTokens() + completion };
+      const usage: Usage = {
+        prompt_tokens: call.countPromptTokens(),
+        completion_tokens: completion,
+        total_tokens: call.countPromptTokens() + completion,
+      };
       events.push(chunk([], { usage }));
     }
     events.push("data: [DONE]\n\n");

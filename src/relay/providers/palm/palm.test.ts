@@ -1,6 +1,6 @@
 // PaLM 2 generateMessage: the request, the answer whole and as synthesised chunks, refusals.
 import { describe, expect, test } from "bun:test";
-import { testCall } from "../openai-compatible/test-call.ts";
+import { testCall } from "../../../../tests/helpers/test-call.ts";
 import { palmAdaptor, palmModelOf } from "./palm.ts";
 import { palmMessageBody } from "./palm-request.ts";
 import { convertPalmResponse, createPalmStreamConverter, palmStreamError } from "./palm-response.ts";
@@ -15,7 +15,6 @@ describe("request", () => {
     const call = testCall({
       model: "PaLM-2",
       temperature: 0.5,
-      max_tokens: 20,
       messages: [
         { role: "system", content: "Be nice." },
         { role: "user", content: "hi" },
@@ -30,7 +29,11 @@ describe("request", () => {
     expect(JSON.parse(String(request.body))).toEqual({
       prompt: {
         context: "Be nice.",
-        messages: [{ author: "0", content: "hi\n\nagain" }, { author: "1", content: "hello" }, { author: "0", content: "bye" }],
+        messages: [
+          { author: "0", content: "hi\n\nagain" },
+          { author: "1", content: "hello" },
+          { author: "0", content: "bye" },
+        ],
       },
       temperature: 0.5,
     });
@@ -38,9 +41,15 @@ describe("request", () => {
   });
 
   test("tools and images are refused with a 400, not dropped; other endpoints are not served (501)", async () => {
-    expect(() => palmMessageBody({ messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { name: "f" } }] })).toThrow("PaLM 2 不支持工具调用");
-    expect(() => palmMessageBody({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] }] })).toThrow("PaLM 2 只支持文本消息");
-    expect(() => palmAdaptor.buildRequest(testCall({ model: "PaLM-2", input: "x" }, { endpoint: "embeddings" }), target)).toThrow("尚未实现");
+    expect(() =>
+      palmMessageBody({ messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { name: "f" } }] }),
+    ).toThrow("PaLM 2 不支持工具调用");
+    expect(() =>
+      palmMessageBody({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/y.png" } }] }] }),
+    ).toThrow("PaLM 2 只支持文本消息");
+    expect(() => palmAdaptor.buildRequest(testCall({ model: "PaLM-2", input: "x" }, { endpoint: "embeddings" }), target)).toThrow(
+      "尚未实现",
+    );
   });
 });
 
@@ -48,13 +57,18 @@ describe("answers", () => {
   test("a whole answer without usage (counted locally)", () => {
     const converted = convertPalmResponse(testCall({ model: "PaLM-2", messages: [] }), bytes(answer));
     expect(converted.usage).toBeNull();
-    expect(JSON.parse(String(converted.body)).choices).toEqual([{ index: 0, message: { role: "assistant", content: "Hello!" }, finish_reason: "stop" }]);
+    expect(JSON.parse(String(converted.body)).choices).toEqual([
+      { index: 0, message: { role: "assistant", content: "Hello!" }, finish_reason: "stop" },
+    ]);
     expect(converted.output()).toEqual({ text: "Hello!", toolCalls: 0 });
   });
 
   test("a prompt answered only by filters is the client's 400", () => {
     const blocked = { filters: [{ reason: "SAFETY", message: "unsafe" }], messages: [] };
-    expect(convertPalmResponse(testCall({ model: "PaLM-2", messages: [] }), bytes(blocked)).error).toMatchObject({ code: "prompt_blocked", status: 400 });
+    expect(convertPalmResponse(testCall({ model: "PaLM-2", messages: [] }), bytes(blocked)).error).toMatchObject({
+      code: "prompt_blocked",
+      status: 400,
+    });
     expect(palmStreamError({ raw: "", event: "", data: JSON.stringify(blocked) })).toMatchObject({ status: 400 });
     expect(palmStreamError({ raw: "", event: "", data: JSON.stringify(answer) })).toBeUndefined();
   });

@@ -1,11 +1,12 @@
 // Google PaLM 2 (channel type 11): the legacy chat API, POST {base}/v1beta2/models/{model}:generateMessage
 // with the key in x-goog-api-key. Any model name that is not a PaLM chat model (the catalogue's
 // "PaLM-2") is served by chat-bison-001. Errors have Gemini's google.rpc shape.
-import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { ProviderAdaptor, RelayCall, UpstreamRequest, UpstreamTarget } from "../adaptor.ts";
-import { parseGeminiError } from "../gemini/gemini-errors.ts";
+import { parseGeminiError } from "../gemini/gemini-to-chat-errors.ts";
 import { modelsRequest, nextPageToken, parseGeminiModels } from "../gemini/gemini-models.ts";
-import { unsupportedEndpoint } from "../openai-format/chat-request.ts";
+import { unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { refuseUnsupportedFields } from "../vendor-format-helpers/field-support.ts";
 import { palmMessageBody } from "./palm-request.ts";
 import { convertPalmResponse, createPalmStreamConverter, palmStreamError } from "./palm-response.ts";
 import { wholeBodyDecoder } from "./palm-whole-body.ts";
@@ -22,11 +23,10 @@ const baseOf = (target: UpstreamTarget) => target.baseUrl || defaultBaseUrl;
 const keyHeaders = (target: UpstreamTarget) => ({ "x-goog-api-key": target.key });
 
 export const palmAdaptor: ProviderAdaptor = {
-  kind: 11,
+  type: ChannelType.PaLM,
   name: "Google PaLM2",
   owner: "google",
   defaultBaseUrl,
-  defaultModels: channelTypeInfo(11)?.models ?? [],
 
   buildRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest {
     if (call.endpoint !== "chat") throw unsupportedEndpoint();
@@ -34,7 +34,7 @@ export const palmAdaptor: ProviderAdaptor = {
       url: `${baseOf(target)}/v1beta2/models/${palmModelOf(call.upstreamModel)}:generateMessage`,
       method: "POST",
       headers: { ...keyHeaders(target), "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify(palmMessageBody(call.json ?? {})),
+      body: JSON.stringify((refuseUnsupportedFields(call, "PaLM 2", { outputLimit: false }), palmMessageBody(call.json ?? {}))),
     };
   },
   streamDecoder: wholeBodyDecoder,
@@ -42,11 +42,12 @@ export const palmAdaptor: ProviderAdaptor = {
   createStreamConverter: createPalmStreamConverter,
   parseError: parseGeminiError,
   streamError: palmStreamError,
-
-  buildModelsRequest: (target) => modelsRequest(`${baseOf(target)}/v1beta2/models`, keyHeaders(target)),
-  parseModels: parseGeminiModels,
-  nextModelsRequest(target, body) {
-    const token = nextPageToken(body);
-    return token ? modelsRequest(`${baseOf(target)}/v1beta2/models`, keyHeaders(target), token) : null;
+  modelList: {
+    request: (target) => modelsRequest(`${baseOf(target)}/v1beta2/models`, keyHeaders(target)),
+    parse: parseGeminiModels,
+    next(target, body) {
+      const token = nextPageToken(body);
+      return token ? modelsRequest(`${baseOf(target)}/v1beta2/models`, keyHeaders(target), token) : null;
+    },
   },
 };

@@ -25,7 +25,12 @@ function httpUrlOf(url: string): string {
 async function refusal(url: string, message: string, options: SendOptions): Promise<Response> {
   const seen = Number(/status code:? (\d{3})/i.exec(message)?.[1] ?? 0);
   try {
-    const probe = await fetch(httpUrlOf(url), { method: "GET", redirect: "manual", signal: options.signal, ...(options.proxy ? { proxy: options.proxy } : {}) } as RequestInit);
+    const probe = await fetch(httpUrlOf(url), {
+      method: "GET",
+      redirect: "manual",
+      signal: options.signal,
+      ...(options.proxy ? { proxy: options.proxy } : {}),
+    } as RequestInit);
     if (probe.status >= 400) return probe;
   } catch {
     // Fall back to what the WebSocket error said.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { testCall } from "../openai-compatible/test-call.ts";
-import { createChunkStream } from "../openai-format/chunk-stream.ts";
-import { parseSparkError, readSparkEvent } from "./spark-answer.ts";
+import { testCall } from "../../../../tests/helpers/test-call.ts";
+import { createChunkStream } from "../vendor-format-helpers/chunk-stream.ts";
+import { parseSparkError, sparkStreamReader } from "./spark-answer.ts";
 import { signedSparkUrl, sparkAuthorization, sparkKeyParts, sparkSignature } from "./spark-auth.ts";
 import { sparkFrame, sparkRouteOf, sparkVersionOf } from "./spark-request.ts";
 
@@ -53,18 +53,42 @@ describe("Spark versions", () => {
   });
 
   test("the request frame: app_id, domain, bounded sampling, roles", () => {
-    const call = testCall({ model: "SparkDesk-v3.5", messages: [{ role: "system", content: "be brief" }, { role: "user", content: [{ type: "text", text: "hi" }] }], temperature: 1.7, top_k: 9, max_tokens: 100, user: "u-1" });
+    const call = testCall({
+      model: "SparkDesk-v3.5",
+      messages: [
+        { role: "system", content: "be brief" },
+        { role: "user", content: [{ type: "text", text: "hi" }] },
+      ],
+      temperature: 1.7,
+      top_k: 9,
+      max_tokens: 100,
+      user: "u-1",
+    });
     expect(sparkFrame(call, "app1", "generalv3.5")).toEqual({
       header: { app_id: "app1", uid: "u-1" },
       parameter: { chat: { domain: "generalv3.5", temperature: 1, max_tokens: 100, top_k: 6 } },
-      payload: { message: { text: [{ role: "system", content: "be brief" }, { role: "user", content: "hi" }] } },
+      payload: {
+        message: {
+          text: [
+            { role: "system", content: "be brief" },
+            { role: "user", content: "hi" },
+          ],
+        },
+      },
     });
   });
 });
 
 describe("Spark answers", () => {
   test("frames become OpenAI chunks; the last frame's usage is reported", () => {
-    const converter = createChunkStream(testCall({ model: "SparkDesk-v3.5", messages: [], stream: true, stream_options: { include_usage: true } }, { countPromptTokens: () => 3 }), () => 0, readSparkEvent);
+    const converter = createChunkStream(
+      testCall(
+        { model: "SparkDesk-v3.5", messages: [], stream: true, stream_options: { include_usage: true } },
+        { countPromptTokens: () => 3 },
+      ),
+      () => 0,
+      sparkStreamReader(),
+    );
     const out = [
       ...converter.push(event(frame("Hel", 0))),
       ...converter.push(event(frame("lo", 2, { question_tokens: 2, prompt_tokens: 4, completion_tokens: 6, total_tokens: 10 }))),
@@ -84,7 +108,10 @@ describe("Spark answers", () => {
     expect(failed(11202)).toMatchObject({ status: 429, type: "rate_limit_error", code: 11202 });
     expect(failed(11200)).toMatchObject({ status: 403, type: "insufficient_quota" });
     expect(failed(10013)).toMatchObject({ status: 400, type: "content_filter" });
-    expect(parseSparkError(401, '{"message":"HMAC signature cannot be verified"}')).toMatchObject({ type: "authentication_error", message: "HMAC signature cannot be verified" });
+    expect(parseSparkError(401, '{"message":"HMAC signature cannot be verified"}')).toMatchObject({
+      type: "authentication_error",
+      message: "HMAC signature cannot be verified",
+    });
     expect(parseSparkError(403, '{"message":"HMAC signature does not match"}').type).toBe("authentication_error");
   });
 });

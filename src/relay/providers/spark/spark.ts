@@ -4,12 +4,12 @@
 // want a whole answer. The version picks path and domain (spark-request.ts). Chat only; iFlytek
 // lists no models and reports no balance on this API.
 import { nowMs } from "../../../clock.ts";
-import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { ProviderAdaptor, UpstreamRequest, UpstreamTarget } from "../adaptor.ts";
-import { unsupportedEndpoint } from "../openai-format/chat-request.ts";
-import { createChunkStream } from "../openai-format/chunk-stream.ts";
-import { failedAnswer } from "../openai-format/whole-answer.ts";
-import { parseSparkError, readSparkEvent, sparkStreamError } from "./spark-answer.ts";
+import { unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { createChunkStream } from "../vendor-format-helpers/chunk-stream.ts";
+import { failedAnswer } from "../vendor-format-helpers/whole-answer.ts";
+import { parseSparkError, sparkStreamError, sparkStreamReader } from "./spark-answer.ts";
 import { signedSparkUrl, sparkKeyParts } from "./spark-auth.ts";
 import { sparkFrame, sparkRouteOf, sparkVersionOf } from "./spark-request.ts";
 import { sendSpark } from "./spark-socket.ts";
@@ -22,11 +22,10 @@ function socketBaseOf(target: UpstreamTarget): string {
 }
 
 export const sparkAdaptor: ProviderAdaptor = {
-  kind: 18,
+  type: ChannelType.Spark,
   name: "iFlytek Spark",
   owner: "xunfei",
   defaultBaseUrl,
-  defaultModels: channelTypeInfo(18)?.models ?? [],
 
   buildRequest(call, target): UpstreamRequest {
     if (call.endpoint !== "chat") throw unsupportedEndpoint();
@@ -38,9 +37,7 @@ export const sparkAdaptor: ProviderAdaptor = {
   send: sendSpark,
   // Spark always streams; a failed first frame arrives as a whole body (see spark-socket.ts).
   convertResponse: (_call, body, _contentType) => failedAnswer(parseSparkError(200, new TextDecoder().decode(body))),
-  createStreamConverter: (call, countCompletion) => createChunkStream(call, countCompletion, readSparkEvent),
+  createStreamConverter: (call, countCompletion) => createChunkStream(call, countCompletion, sparkStreamReader()),
   parseError: parseSparkError,
   streamError: sparkStreamError,
-  buildModelsRequest: () => null,
-  parseModels: () => [],
 };

@@ -4,8 +4,8 @@
 // are; and the token exchange answers OAuth errors ({"error": "invalid_grant", ...}), which mean
 // the service-account key is dead or wrong: an authentication error, so the channel is disabled.
 import type { UpstreamErrorDetails } from "../adaptor.ts";
-import { claudeErrorOf } from "../claude/claude-errors.ts";
-import { parseGeminiError } from "../gemini/gemini-errors.ts";
+import { claudeErrorOf } from "../claude/claude-to-chat-errors.ts";
+import { parseGeminiError } from "../gemini/gemini-to-chat-errors.ts";
 
 const deadKeyErrors = new Set(["invalid_grant", "invalid_client", "unauthorized_client", "access_denied"]);
 

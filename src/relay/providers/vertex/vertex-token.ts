@@ -6,7 +6,7 @@
 // (upstream/credential-cache.ts). Signing uses jose, not our own code.
 import { importPKCS8, SignJWT } from "jose";
 import type { CredentialExchange, UpstreamRequest, UpstreamTarget } from "../adaptor.ts";
-import { parseServiceAccount, type ServiceAccount } from "./vertex-key.ts";
+import { isVertexApiKey, parseServiceAccount, type ServiceAccount } from "./vertex-key.ts";
 import { refuseChannelSetup } from "../conversion-refusal.ts";
 
 export const cloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform";
@@ -15,7 +15,7 @@ export const jwtBearerGrant = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const assertionSeconds = 3600;
 
 /** The signed assertion for a service account at a given time. */
-export async function signAssertion(account: ServiceAccount, nowSeconds: number): Promise<string> {
+async function signAssertion(account: ServiceAccount, nowSeconds: number): Promise<string> {
   let key: CryptoKey;
   try {
     key = await importPKCS8(account.privateKey, "RS256");
@@ -51,6 +51,8 @@ export function parseToken(body: string, nowSeconds: number): { value: string; e
 
 export const vertexCredential: CredentialExchange = {
   cacheKey: (target) => target.key,
+  // An express-mode API key is sent as it is.
+  needed: (target) => !isVertexApiKey(target.key),
   request: tokenRequest,
   parse: parseToken,
 };

@@ -6,39 +6,52 @@
 // .../publishers/anthropic/models/{m}:rawPredict or :streamRawPredict. A call in Gemini's own
 // format to a Gemini model, or in Claude's to a Claude model, passes through with the model
 // replaced; the other pairings are refused (501: another channel may take them).
+//
+// A channel whose key is an API key uses Vertex AI in express mode (Google's express-mode REST
+// reference): https://aiplatform.googleapis.com/v1/publishers/google/models/{m}:generateContent,
+// no project or location, the key as x-goog-api-key (what Google's @google/genai client sends),
+// no token exchange. Express mode serves Google's models only: a Claude model is refused (501).
 import { AppError } from "../../../errors/app-error.ts";
-import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { ProviderAdaptor, RelayCall, UpstreamRequest, UpstreamTarget } from "../adaptor.ts";
-import { claudeStreamError } from "../claude/claude-errors.ts";
+import { claudeStreamError } from "../claude/claude-to-chat-errors.ts";
 import { defaultMaxTokens } from "../claude/claude-models.ts";
 import { createClaudeNativeStreamConverter } from "../claude/claude-native.ts";
-import { convertClaudeResponse } from "../claude/claude-response.ts";
-import { createClaudeStreamConverter } from "../claude/claude-stream.ts";
-import { geminiStreamError } from "../gemini/gemini-errors.ts";
+import { convertClaudeResponse } from "../claude/claude-to-chat-response.ts";
+import { createClaudeStreamConverter } from "../claude/claude-to-chat-stream.ts";
+import { geminiStreamError } from "../gemini/gemini-to-chat-errors.ts";
 import { currentGeminiSettings, geminiCallOf, methodQuery } from "../gemini/gemini.ts";
 import { nextPageToken, modelsRequest } from "../gemini/gemini-models.ts";
 import { convertNativeResponse, createNativeStreamConverter } from "../gemini/gemini-native.ts";
-import { convertGeminiChat } from "../gemini/gemini-response.ts";
+import { convertGeminiChat } from "../gemini/gemini-to-chat-response.ts";
 import { bareModel } from "../gemini/gemini-settings.ts";
-import { createGeminiStreamConverter } from "../gemini/gemini-stream.ts";
-import { unsupportedEndpoint } from "../openai-format/chat-request.ts";
+import { createGeminiStreamConverter } from "../gemini/gemini-to-chat-stream.ts";
+import { unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { withInlineImages } from "../vendor-format-helpers/inline-images.ts";
 import { vertexClaudeCall } from "./vertex-claude.ts";
 import { parseVertexError } from "./vertex-errors.ts";
-import { parseServiceAccount } from "./vertex-key.ts";
+import { isVertexApiKey, parseServiceAccount } from "./vertex-key.ts";
 import { defaultRegion, hostOf, regionOf } from "./vertex-region.ts";
 import { vertexCredential } from "./vertex-token.ts";
 
-export const isClaudeModel = (model: string) => bareModel(model).startsWith("claude");
+const isClaudeModel = (model: string) => bareModel(model).startsWith("claude");
 const isClaudeCall = (call: Pick<RelayCall, "upstreamModel">) => isClaudeModel(call.upstreamModel);
 
+/** The express-mode host: the global endpoint. */
+const expressHost = "https://aiplatform.googleapis.com";
+
+/** The credential headers: the exchanged token, or an express-mode API key as it is. */
 function bearer(target: UpstreamTarget): Record<string, string> {
+  if (isVertexApiKey(target.key)) return { "x-goog-api-key": target.key.trim() };
   return { authorization: `Bearer ${target.credential ?? ""}` };
 }
 
 /** The base of a region's URLs: the channel's base URL override, else the region's host. */
-const baseOf = (target: UpstreamTarget, region: string) => target.baseUrl || hostOf(region);
+const baseOf = (target: UpstreamTarget, region: string) => target.baseUrl || (isVertexApiKey(target.key) ? expressHost : hostOf(region));
 
 function publisherUrl(call: RelayCall, target: UpstreamTarget, publisher: string, model: string, method: string): string {
+  if (isVertexApiKey(target.key))
+    return `${baseOf(target, "global")}/v1/publishers/${publisher}/models/${encodeURIComponent(model)}:${method}`;
   const project = parseServiceAccount(target.key).projectId;
   const region = regionOf(target.other, [call.upstreamModel, call.model]);
   // "@" may stand in a path segment (RFC 3986), and Vertex's Claude ids carry one: it stays literal.
@@ -49,10 +62,15 @@ function publisherUrl(call: RelayCall, target: UpstreamTarget, publisher: string
 const accept = (call: RelayCall) => (call.stream ? "text/event-stream" : "application/json");
 
 function refuseFormat(): never {
-  throw new AppError("invalid", "Vertex AI 渠道的 Gemini 模型只接受 OpenAI 或 Gemini 格式的请求，Claude 模型只接受 OpenAI 或 Claude 格式的请求", undefined, {
-    httpStatus: 501,
-    code: "convert_request_failed",
-  });
+  throw new AppError(
+    "invalid",
+    "Vertex AI 渠道的 Gemini 模型只接受 OpenAI 或 Gemini 格式的请求，Claude 模型只接受 OpenAI 或 Claude 格式的请求",
+    undefined,
+    {
+      httpStatus: 501,
+      code: "convert_request_failed",
+    },
+  );
 }
 
 function geminiRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest {
@@ -67,10 +85,19 @@ function geminiRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest
   };
 }
 
-function claudeRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest {
+function refuseExpressClaude(): never {
+  throw new AppError("invalid", "Vertex AI 快速模式（API Key）只提供 Google 的模型，Claude 模型需要服务账号密钥", undefined, {
+    httpStatus: 501,
+    code: "convert_request_failed",
+  });
+}
+
+async function claudeRequest(call: RelayCall, target: UpstreamTarget): Promise<UpstreamRequest> {
   if (call.format === "gemini") refuseFormat();
+  if (isVertexApiKey(target.key)) refuseExpressClaude();
   if (call.endpoint !== "chat") throw unsupportedEndpoint();
-  const { model, method, body } = vertexClaudeCall(call);
+  // Anthropic's publisher on Vertex takes images as base64 only: links are downloaded and inlined.
+  const { model, method, body } = vertexClaudeCall(await withInlineImages(call));
   const beta = call.vendorHeaders?.["anthropic-beta"];
   return {
     url: publisherUrl(call, target, "anthropic", model, method),
@@ -81,11 +108,10 @@ function claudeRequest(call: RelayCall, target: UpstreamTarget): UpstreamRequest
 }
 
 export const vertexAdaptor: ProviderAdaptor = {
-  kind: 41,
+  type: ChannelType.Vertex,
   name: "Vertex AI",
   owner: "google",
   defaultBaseUrl: hostOf(defaultRegion),
-  defaultModels: channelTypeInfo(41)?.models ?? [],
   nativeFormats: ["gemini", "claude"],
   credential: vertexCredential,
 
@@ -99,27 +125,30 @@ export const vertexAdaptor: ProviderAdaptor = {
   },
   createStreamConverter(call, countCompletion) {
     if (isClaudeCall(call)) {
-      return call.format === "claude" ? createClaudeNativeStreamConverter(call, countCompletion) : createClaudeStreamConverter(call, countCompletion);
+      return call.format === "claude"
+        ? createClaudeNativeStreamConverter(call, countCompletion)
+        : createClaudeStreamConverter(call, countCompletion);
     }
     if (call.format === "gemini") return createNativeStreamConverter(countCompletion);
     return createGeminiStreamConverter(call, countCompletion);
   },
   parseError: parseVertexError,
   streamError: (event, call) => (isClaudeCall(call) ? claudeStreamError(event) : geminiStreamError(event, call)),
-
-  buildModelsRequest(target) {
-    return modelsRequest(`${baseOf(target, regionOf(target.other, []))}/v1beta1/publishers/google/models`, bearer(target));
-  },
-  parseModels(body) {
-    const list = JSON.parse(body) as { publisherModels?: { name?: unknown }[] };
-    if (!Array.isArray(list.publisherModels)) throw new Error("no model list");
-    return list.publisherModels
-      .map((model) => (typeof model.name === "string" ? model.name.replace(/^publishers\/[^/]+\/models\//, "") : ""))
-      .filter((name) => name !== "");
-  },
-  nextModelsRequest(target, body) {
-    const token = nextPageToken(body);
-    if (!token) return null;
-    return modelsRequest(`${baseOf(target, regionOf(target.other, []))}/v1beta1/publishers/google/models`, bearer(target), token);
+  modelList: {
+    request(target) {
+      return modelsRequest(`${baseOf(target, regionOf(target.other, []))}/v1beta1/publishers/google/models`, bearer(target));
+    },
+    parse(body) {
+      const list = JSON.parse(body) as { publisherModels?: { name?: unknown }[] };
+      if (!Array.isArray(list.publisherModels)) throw new Error("no model list");
+      return list.publisherModels
+        .map((model) => (typeof model.name === "string" ? model.name.replace(/^publishers\/[^/]+\/models\//, "") : ""))
+        .filter((name) => name !== "");
+    },
+    next(target, body) {
+      const token = nextPageToken(body);
+      if (!token) return null;
+      return modelsRequest(`${baseOf(target, regionOf(target.other, []))}/v1beta1/publishers/google/models`, bearer(target), token);
+    },
   },
 };

@@ -5,11 +5,12 @@
 // embeddings (Ark answers floats only: the base64 the official SDKs ask for is encoded here).
 // Ark's errors are {error: {code, message, type}} where `type` is an HTTP reason ("Unauthorized",
 // "Forbidden"): the code is typed so an account in arrears disables the channel.
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { EndpointKind, ProviderAdaptor, UpstreamErrorDetails, UpstreamTarget } from "../adaptor.ts";
 import { baseUrlOf, createCompatibleAdaptor } from "../openai-compatible/openai-compatible.ts";
 import { openAIStreamError, parseOpenAIError } from "../openai-compatible/openai-errors.ts";
-import { unsupportedEndpoint, withoutFields } from "../openai-format/chat-request.ts";
-import { encodeEmbeddings } from "../openai-format/whole-answer.ts";
+import { unsupportedEndpoint, withoutFields } from "../vendor-format-helpers/chat-request.ts";
+import { encodeEmbeddings } from "../vendor-format-helpers/whole-answer.ts";
 
 const vendor = { defaultBaseUrl: "https://ark.cn-beijing.volces.com" };
 
@@ -22,7 +23,7 @@ const paths: Partial<Record<EndpointKind, string>> = {
 const rootOf = (target: UpstreamTarget) => baseUrlOf(vendor, target).replace(/\/api\/v3$/, "");
 
 /** Ark's public error codes (公共错误码) as the types the health rules read. */
-export function typedArkError(details: UpstreamErrorDetails): UpstreamErrorDetails {
+function typedArkError(details: UpstreamErrorDetails): UpstreamErrorDetails {
   const code = typeof details.code === "string" ? details.code : "";
   if (code.startsWith("AuthenticationError")) return { ...details, type: "authentication_error" };
   if (code === "AccountOverdueError") return { ...details, type: "insufficient_quota" };
@@ -33,7 +34,7 @@ export function typedArkError(details: UpstreamErrorDetails): UpstreamErrorDetai
 }
 
 const compatible = createCompatibleAdaptor({
-  kind: 45,
+  type: ChannelType.Volcengine,
   name: "Volcano Ark",
   owner: "volcengine",
   ...vendor,
@@ -45,12 +46,13 @@ const compatible = createCompatibleAdaptor({
     return rootOf(target) + path;
   },
   // Ark lists models only through its AK/SK-signed management API, not with the API key.
-  modelsUrl: () => null,
+  modelsUrl: null,
 });
 
 export const volcengineAdaptor: ProviderAdaptor = {
   ...compatible,
-  buildRequest: (call, target) => compatible.buildRequest(call.endpoint === "embeddings" ? withoutFields(call, ["encoding_format"]) : call, target),
+  buildRequest: (call, target) =>
+    compatible.buildRequest(call.endpoint === "embeddings" ? withoutFields(call, ["encoding_format"]) : call, target),
   convertResponse(call, body, contentType) {
     const converted = encodeEmbeddings(call, compatible.convertResponse(call, body, contentType));
     return converted.error ? { ...converted, error: typedArkError(converted.error) } : converted;

@@ -3,8 +3,8 @@
 // `event: add` with the new text in data, then `event: finish` whose `meta:` line holds the usage,
 // or `event: error` / `event: interrupted` with the reason in data.
 import type { Bytes, ConvertedResponse, RelayCall, SseEvent, UpstreamErrorDetails } from "../adaptor.ts";
-import type { VendorStep } from "../openai-format/chunk-stream.ts";
-import { chatCompletion, failedAnswer, usageOf } from "../openai-format/whole-answer.ts";
+import type { VendorStep } from "../vendor-format-helpers/chunk-stream.ts";
+import { chatCompletion, failedAnswer, usageOf } from "../vendor-format-helpers/whole-answer.ts";
 import { zhipuError } from "./zhipu-errors.ts";
 import { jsonOrUndefined } from "../../upstream/json-or-undefined.ts";
 
@@ -29,7 +29,7 @@ export function unquote(content: string): string {
 }
 
 /** The error of a v3 body: success false, or a code other than 200. */
-export function v3ErrorOf(body: unknown): UpstreamErrorDetails | undefined {
+function v3ErrorOf(body: unknown): UpstreamErrorDetails | undefined {
   if (!body || typeof body !== "object") return undefined;
   const answer = body as V3Answer;
   if (answer.success === true || answer.code === 200) return undefined;
@@ -42,13 +42,19 @@ export function parseV3Error(status: number, body: string): UpstreamErrorDetails
   const error = v3ErrorOf(parsed);
   if (error) return error;
   const message = (parsed as { msg?: string; message?: string } | undefined)?.msg ?? (parsed as { message?: string } | undefined)?.message;
-  return { message: message || `bad response status code ${status}`, type: status === 401 ? "authentication_error" : "upstream_error", code: null, param: null };
+  return {
+    message: message || `bad response status code ${status}`,
+    type: status === 401 ? "authentication_error" : "upstream_error",
+    code: null,
+    param: null,
+  };
 }
 
 export function convertV3Response(call: RelayCall, bytes: Bytes): ConvertedResponse {
   const parsed = jsonOrUndefined(decoder.decode(bytes)) as V3Answer | undefined;
   const error = v3ErrorOf(parsed);
-  if (error || !parsed?.data) return failedAnswer(error ?? { message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
+  if (error || !parsed?.data)
+    return failedAnswer(error ?? { message: "unreadable answer", type: "upstream_error", code: "bad_response_body", param: null });
   const data = parsed.data;
   const failed = data.task_status === "FAIL";
   if (failed) return failedAnswer({ message: "the task failed", type: "upstream_error", code: "task_failed", param: null, status: 500 });

@@ -5,7 +5,7 @@
 // request's fault (400, not retried).
 import type { UpstreamErrorDetails } from "../adaptor.ts";
 
-export function zhipuVerdict(code: number): { status: number; type: string } {
+function zhipuVerdict(code: number): { status: number; type: string } {
   if (code >= 1000 && code <= 1004) return { status: 401, type: "authentication_error" };
   if (code === 1113) return { status: 429, type: "insufficient_quota" };
   if ((code >= 1110 && code <= 1112) || code === 1121) return { status: 403, type: "permission_error" };

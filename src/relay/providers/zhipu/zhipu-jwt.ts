@@ -10,7 +10,7 @@ const renewMarginMs = 5 * 60_000;
 const base64url = (text: string) => Buffer.from(text).toString("base64url");
 
 /** `id.secret`, split at the first dot. */
-export function zhipuKeyParts(key: string): { id: string; secret: string } {
+function zhipuKeyParts(key: string): { id: string; secret: string } {
   const dot = key.indexOf(".");
   return dot < 0 ? { id: key, secret: "" } : { id: key.slice(0, dot), secret: key.slice(dot + 1) };
 }

@@ -3,16 +3,17 @@
 // Authorization header. The body is {prompt: [{role, content}], temperature, top_p, incremental}:
 // only user and assistant turns exist, so a system prompt opens the first user turn. Chat only;
 // no model list or balance on this API.
-import { channelTypeInfo } from "../../../services/channels/channel-types.ts";
+import { ChannelType } from "../../../services/channels/channel-types.ts";
 import type { ProviderAdaptor, RelayCall, UpstreamRequest } from "../adaptor.ts";
-import { messagesOf, numberField, stringField, textOf, unsupportedEndpoint } from "../openai-format/chat-request.ts";
-import { createChunkStream } from "../openai-format/chunk-stream.ts";
+import { messagesOf, numberField, stringField, textOf, unsupportedEndpoint } from "../vendor-format-helpers/chat-request.ts";
+import { createChunkStream } from "../vendor-format-helpers/chunk-stream.ts";
+import { refuseUnsupportedFields } from "../vendor-format-helpers/field-support.ts";
 import { convertV3Response, parseV3Error, readV3Event, v3StreamError } from "./zhipu-answer.ts";
 import { zhipuToken } from "./zhipu-jwt.ts";
 
 type Turn = { role: "user" | "assistant"; content: string };
 
-export function v3Prompt(call: RelayCall): Turn[] {
+function v3Prompt(call: RelayCall): Turn[] {
   const system: string[] = [];
   const turns: Turn[] = [];
   for (const message of messagesOf(call)) {
@@ -32,6 +33,8 @@ export function v3Prompt(call: RelayCall): Turn[] {
 const clampOpen = (value: number) => Math.min(0.99, Math.max(0.01, value));
 
 export function v3Body(call: RelayCall): Record<string, unknown> {
+  // ChatGLM v3's invoke takes no output limit or any of the newer fields.
+  refuseUnsupportedFields(call, "Zhipu ChatGLM v3", { outputLimit: false });
   const body: Record<string, unknown> = { prompt: v3Prompt(call) };
   const temperature = numberField(call, "temperature");
   if (temperature !== undefined) body.temperature = clampOpen(temperature);
@@ -46,11 +49,10 @@ export function v3Body(call: RelayCall): Record<string, unknown> {
 const defaultBaseUrl = "https://open.bigmodel.cn";
 
 export const zhipuAdaptor: ProviderAdaptor = {
-  kind: 16,
+  type: ChannelType.Zhipu,
   name: "Zhipu ChatGLM",
   owner: "zhipu",
   defaultBaseUrl,
-  defaultModels: channelTypeInfo(16)?.models ?? [],
 
   buildRequest(call, target): UpstreamRequest {
     if (call.endpoint !== "chat") throw unsupportedEndpoint();
@@ -58,7 +60,11 @@ export const zhipuAdaptor: ProviderAdaptor = {
     return {
       url: `${target.baseUrl || defaultBaseUrl}/api/paas/v3/model-api/${encodeURIComponent(call.upstreamModel)}/${method}`,
       method: "POST",
-      headers: { authorization: zhipuToken(target.key), "content-type": "application/json", accept: call.stream ? "text/event-stream" : "application/json" },
+      headers: {
+        authorization: zhipuToken(target.key),
+        "content-type": "application/json",
+        accept: call.stream ? "text/event-stream" : "application/json",
+      },
       body: JSON.stringify(v3Body(call)),
     };
   },
@@ -66,6 +72,4 @@ export const zhipuAdaptor: ProviderAdaptor = {
   createStreamConverter: (call, countCompletion) => createChunkStream(call, countCompletion, readV3Event),
   parseError: parseV3Error,
   streamError: v3StreamError,
-  buildModelsRequest: () => null,
-  parseModels: () => [],
 };

@@ -12,11 +12,24 @@ describe("reading a submission", () => {
   });
 
   test("follow-ups carry the original task", () => {
-    expect(readSubmission("change", { action: "variation", index: 2, taskId: "123" })).toEqual({ action: "VARIATION", model: "mj_variation", originTaskId: "123", prompt: "" });
+    expect(readSubmission("change", { action: "variation", index: 2, taskId: "123" })).toEqual({
+      action: "VARIATION",
+      model: "mj_variation",
+      originTaskId: "123",
+      prompt: "",
+    });
     expect(readSubmission("simple-change", { content: "123 U4" })).toMatchObject({ action: "UPSCALE", originTaskId: "123" });
     expect(readSubmission("simple-change", { content: "456 r" })).toMatchObject({ action: "REROLL", originTaskId: "456" });
-    expect(readSubmission("modal", { taskId: 789, prompt: "more" })).toEqual({ action: "MODAL", model: "mj_modal", originTaskId: "789", prompt: "more" });
-    expect(readSubmission("action", { customId: "MJ::JOB::pan_left::1::abc::SOLO", taskId: "9" })).toMatchObject({ action: "PAN", model: "mj_pan" });
+    expect(readSubmission("modal", { taskId: 789, prompt: "more" })).toEqual({
+      action: "MODAL",
+      model: "mj_modal",
+      originTaskId: "789",
+      prompt: "more",
+    });
+    expect(readSubmission("action", { customId: "MJ::JOB::pan_left::1::abc::SOLO", taskId: "9" })).toMatchObject({
+      action: "PAN",
+      model: "mj_pan",
+    });
   });
 
   test("what cannot be priced or routed is refused", () => {
@@ -54,7 +67,12 @@ test("buttons map to the actions the price list knows", () => {
 });
 
 test("the body sent upstream follows the drawing options and never carries the client's hook", () => {
-  const body = { prompt: "a ship --fast --ar 3:2 --turbo", accountFilter: { modes: ["FAST"] }, notifyHook: "https://client.example/hook", state: "s" };
+  const body = {
+    prompt: "a ship --fast --ar 3:2 --turbo",
+    accountFilter: { modes: ["FAST"] },
+    notifyHook: "https://client.example/hook",
+    state: "s",
+  };
   expect(upstreamBody(body, { accountFilter: false, modeClear: false })).toEqual({ prompt: "a ship --fast --ar 3:2 --turbo", state: "s" });
   expect(upstreamBody(body, { accountFilter: true, modeClear: true, notifyUrl: "https://gw.example/mj/notify?x" })).toEqual({
     prompt: "a ship --ar 3:2",

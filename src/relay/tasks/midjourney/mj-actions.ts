@@ -1,5 +1,5 @@
 // What a midjourney-proxy submission asks for, read from its route and body (pure): the action
-// (spec §4 Drawing task actions), the model it is priced and routed by, the original task of a
+// (docs/COMPATIBILITY.md, Tasks), the model it is priced and routed by, the original task of a
 // follow-up, and the prompt. Buttons of the Plus kind arrive as a customId such as
 // "MJ::JOB::upsample::2::<hash>"; the older change and simple-change forms name the action.
 import { AppError } from "../../../errors/app-error.ts";

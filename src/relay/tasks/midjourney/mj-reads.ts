@@ -5,18 +5,20 @@
 import { AppError } from "../../../errors/app-error.ts";
 import { fetchOutbound } from "../../../http/outbound-url.ts";
 import type { Translate } from "../../../i18n/i18n.ts";
-import { findDrawing, findDrawingImageUrl, findDrawings } from "../../../services/tasks/drawing-store.ts";
+import { drawings, findDrawingImageUrl } from "../../../services/tasks/drawing-tasks.ts";
 import { drawingDto } from "../../../services/tasks/task-views.ts";
 import { isAdmin } from "../../../services/users/roles.ts";
 import type { RelayCaller } from "../../relay-context.ts";
 import { newRequestId } from "../../request-id.ts";
+import { keyTargetOf } from "../../channels/key-pool.ts";
 import { sendOnce } from "../../upstream/send-once.ts";
 import { mjErrorResponse, taskJson, upstreamAnswerError } from "../task-replies.ts";
 import { channelOfTask } from "../task-routing.ts";
-import { readJsonObject } from "../task-body.ts";
+import { readJsonObjectWithin } from "../../request/json-body.ts";
 import { mjRequest } from "./mj-upstream.ts";
 
-type Read = { authenticate: () => Promise<RelayCaller>; translate: Translate };
+/** `bodyLimit`: MAX_REQUEST_BODY_MB, in bytes. */
+type Read = { authenticate: () => Promise<RelayCaller>; translate: Translate; bodyLimit: number };
 
 const readerOf = (caller: RelayCaller) => ({ userId: caller.userId, admin: isAdmin(caller.role) });
 
@@ -34,7 +36,7 @@ const taskNotFound = () => new AppError("not_found", "任务不存在", undefine
 
 export function fetchDrawing(read: Read, mjId: string): Promise<Response> {
   return answer(read, async (caller) => {
-    const row = await findDrawing(mjId, readerOf(caller));
+    const row = await drawings.find(mjId, readerOf(caller));
     if (!row) throw taskNotFound();
     return drawingDto(row);
   });
@@ -42,9 +44,11 @@ export function fetchDrawing(read: Read, mjId: string): Promise<Response> {
 
 export function listDrawingsByCondition(read: Read, request: Request): Promise<Response> {
   return answer(read, async (caller) => {
-    const body = await readJsonObject(request);
-    const ids = Array.isArray(body.ids) ? body.ids.map((id) => (typeof id === "number" ? String(id) : id)).filter((id): id is string => typeof id === "string") : [];
-    return (await findDrawings(ids, readerOf(caller))).map(drawingDto);
+    const body = await readJsonObjectWithin(request, read.bodyLimit);
+    const ids = Array.isArray(body.ids)
+      ? body.ids.map((id) => (typeof id === "number" ? String(id) : id)).filter((id): id is string => typeof id === "string")
+      : [];
+    return (await drawings.findMany(ids, readerOf(caller))).map(drawingDto);
   });
 }
 
@@ -52,13 +56,14 @@ const seedTimeoutMs = 30_000;
 
 export function drawingImageSeed(read: Read, mjId: string): Promise<Response> {
   return answer(read, async (caller) => {
-    const row = await findDrawing(mjId, readerOf(caller));
+    const row = await drawings.find(mjId, readerOf(caller));
     if (!row) throw taskNotFound();
     const channel = await channelOfTask(row.channel_id);
     if (!channel) throw new AppError("unavailable", "原任务所在的渠道不可用");
     const path = `/mj/task/${encodeURIComponent(mjId)}/image-seed`;
-    const upstream = await sendOnce(mjRequest(channel.target, path), channel.target, seedTimeoutMs);
-    if (upstream.status < 200 || upstream.status >= 300) throw upstreamAnswerError(upstream, channel.target);
+    const target = keyTargetOf(channel.keyPool, channel.target, row.key_index);
+    const upstream = await sendOnce(mjRequest(target, path), target, seedTimeoutMs);
+    if (upstream.status < 200 || upstream.status >= 300) throw upstreamAnswerError(upstream, target);
     return upstream.text;
   });
 }
@@ -81,7 +86,9 @@ export async function drawingImage(mjId: string): Promise<Response> {
       await upstream.body?.cancel();
       return new Response(null, { status: 502, headers: { "x-content-type-options": "nosniff" } });
     }
-    return new Response(upstream.body, { headers: { "content-type": type, "cache-control": "public, max-age=86400", "x-content-type-options": "nosniff" } });
+    return new Response(upstream.body, {
+      headers: { "content-type": type, "cache-control": "public, max-age=86400", "x-content-type-options": "nosniff" },
+    });
   } catch {
     return new Response(null, { status: 502, headers: { "x-content-type-options": "nosniff" } });
   }

@@ -2,7 +2,7 @@
 // (/mj-fast/mj/..., /mj-relax/mj/...): the mode is accepted and dropped, as the upstream's own
 // path has none.
 import { Elysia, NotFoundError } from "elysia";
-import { requestTranslator } from "../../../http/request-language.ts";
+import { relayTranslator } from "../../relay-language.ts";
 import type { RelayCaller } from "../../relay-context.ts";
 import { submitKinds, type SubmitKind } from "./mj-actions.ts";
 import { receiveDrawingNotice } from "./mj-notify.ts";
@@ -18,12 +18,26 @@ function checkMode(params: Record<string, string> | undefined): void {
   if (params?.mode !== undefined && !params.mode.startsWith("mj-")) throw new NotFoundError();
 }
 
-export function midjourneyRoutes(authenticate: Authenticator) {
-  const read = (request: Request, server: Server) => ({ authenticate: authenticate(request, server), translate: requestTranslator(request) });
-  const submit = (kind: SubmitKind) => ({ request, server, params }: Context) => {
-    checkMode(params);
-    return submitDrawing({ request, kind, path: kind === "insight-face" ? "/mj/insight-face/swap" : `/mj/submit/${kind}`, authenticate: authenticate(request, server), translate: requestTranslator(request) });
-  };
+/** `bodyLimit`: MAX_REQUEST_BODY_MB in bytes, for every body of these routes. */
+export function midjourneyRoutes(authenticate: Authenticator, bodyLimit: number) {
+  const read = (request: Request, server: Server) => ({
+    authenticate: authenticate(request, server),
+    translate: relayTranslator(request),
+    bodyLimit,
+  });
+  const submit =
+    (kind: SubmitKind) =>
+    ({ request, server, params }: Context) => {
+      checkMode(params);
+      return submitDrawing({
+        request,
+        kind,
+        path: kind === "insight-face" ? "/mj/insight-face/swap" : `/mj/submit/${kind}`,
+        authenticate: authenticate(request, server),
+        translate: relayTranslator(request),
+        bodyLimit,
+      });
+    };
   const submitAny = (context: Context) => {
     const kind = context.params?.kind as SubmitKind;
     if (!(submitKinds as readonly string[]).includes(kind)) throw new NotFoundError();
@@ -53,6 +67,6 @@ export function midjourneyRoutes(authenticate: Authenticator) {
     .post("/:mode/mj/task/list-by-condition", listSome, parse)
     .get("/mj/task/:id/image-seed", seed)
     .get("/:mode/mj/task/:id/image-seed", seed)
-    .post("/mj/notify", ({ request }) => receiveDrawingNotice(request, requestTranslator(request)), parse)
+    .post("/mj/notify", ({ request }) => receiveDrawingNotice(request, relayTranslator(request), bodyLimit), parse)
     .get("/mj/image/:id", ({ params }) => drawingImage(params.id));
 }

@@ -1,11 +1,14 @@
 // One drawing submission, as a story:
 //
-//   1. authenticate   the token (sk- key in Authorization, or mj-api-secret)
-//   2. read           the action, its model and prompt; a follow-up's original task (own tasks only)
-//   3. admit          model limits, model rate limit, sensitive words
+//   1. authenticate   the token (sk- key in Authorization, or mj-api-secret); then, before the
+//                     body is read, the model rate limit and a balance left (task-routing.ts)
+//   2. read           the body within MAX_REQUEST_BODY_MB (request/json-body.ts); the action, its
+//                     model and prompt; a follow-up's original task (own tasks only)
+//   3. admit          model limits, sensitive words
 //   4. route          a channel for the model, or the original task's channel for a follow-up
 //   5. hold           the action's price, from user and token
-//   6. submit         upstream with the channel's key as mj-api-secret
+//   6. submit         upstream with the channel's key as mj-api-secret (one of a multi-key
+//                     channel's, the original task's for a follow-up: task-keys.ts)
 //   7. record         the task row; settle the charge if the task was accepted (code 1, or 22:
 //                     queued by the proxy, a real task that will run), release it otherwise (21:
 //                     an existing task or one waiting for a window, whose modal is charged when
@@ -14,24 +17,40 @@
 // The upstream's answer goes back to the client as it came, its code included.
 import { nowMs } from "../../../clock.ts";
 import { AppError } from "../../../errors/app-error.ts";
+import { discardUnreadBody } from "../../../http/read-body.ts";
 import type { Translate } from "../../../i18n/i18n.ts";
 import { optionBool, optionText } from "../../../services/options/options.ts";
-import { findDrawing, insertDrawing, setDrawingQuota, type DrawingRow, type NewDrawing } from "../../../services/tasks/drawing-store.ts";
+import { drawings, type DrawingRow, type NewDrawing } from "../../../services/tasks/drawing-tasks.ts";
 import { finishedProgress, TaskStatus } from "../../../services/tasks/task-states.ts";
-import { disableChannelAutomatically } from "../../channel-health.ts";
+import { disableChannelAutomatically } from "../../channels/channel-health.ts";
 import type { ChannelSnapshot } from "../../channels/channel-snapshot.ts";
 import type { RelayCaller } from "../../relay-context.ts";
 import { newRequestId } from "../../request-id.ts";
-import { sendOnce } from "../../upstream/send-once.ts";
+import { sendOnce, type PlainAnswer } from "../../upstream/send-once.ts";
 import { scrubMessage } from "../../upstream/upstream-failure.ts";
 import { holdTaskCharge, priceTask, releaseTaskCharge, settleTaskCharge, type TaskCharge } from "../task-charge.ts";
 import { mjErrorResponse, taskJson, upstreamAnswerError } from "../task-replies.ts";
-import { readJsonObject } from "../task-body.ts";
-import { admitTask, taskChannel } from "../task-routing.ts";
+import { readJsonObjectWithin } from "../../request/json-body.ts";
+import { sendWithChannelKeys } from "../task-keys.ts";
+import { admitBeforeBody, admitTask, beginSubmission, taskChannel } from "../task-routing.ts";
 import { readSubmission, type Submission, type SubmitKind } from "./mj-actions.ts";
-import { mjRequest, notifySignature, parseSubmitAnswer, SubmitCode, submittedTaskId, upstreamBody, type SubmitAnswer } from "./mj-upstream.ts";
+import {
+  mjRequest,
+  notifySignature,
+  parseSubmitAnswer,
+  SubmitCode,
+  submittedTaskId,
+  upstreamBody,
+  type SubmitAnswer,
+} from "./mj-upstream.ts";
 
 const submitTimeoutMs = 60_000;
+
+/** midjourney-proxy's code 3: no account of this key can draw (the key's own failure). */
+function noAccountReason(answer: PlainAnswer): string | undefined {
+  const parsed = answer.status >= 200 && answer.status < 300 ? parseSubmitAnswer(answer.text) : undefined;
+  return parsed?.code === SubmitCode.noAccount ? parsed.description || "no available account" : undefined;
+}
 
 export type DrawingSubmission = {
   request: Request;
@@ -40,11 +59,13 @@ export type DrawingSubmission = {
   path: string;
   authenticate: () => Promise<RelayCaller>;
   translate: Translate;
+  /** MAX_REQUEST_BODY_MB, in bytes. */
+  bodyLimit: number;
 };
 
 async function originOf(caller: RelayCaller, submission: Submission): Promise<DrawingRow | undefined> {
   if (!submission.originTaskId) return undefined;
-  const origin = await findDrawing(submission.originTaskId, { userId: caller.userId, admin: false });
+  const origin = await drawings.find(submission.originTaskId, { userId: caller.userId, admin: false });
   if (!origin) throw new AppError("not_found", "任务不存在", undefined, { code: "task_not_found" });
   if (optionBool("MjActionCheckSuccessEnabled") && submission.action !== "MODAL" && origin.status !== TaskStatus.success) {
     throw new AppError("invalid", "原任务尚未成功，不能进行该操作", undefined, { code: "task_status_not_success" });
@@ -79,26 +100,37 @@ export async function submitDrawing(input: DrawingSubmission): Promise<Response>
   const requestId = newRequestId();
   const startedAt = performance.now();
   let charge: TaskCharge | undefined;
+  const scope = beginSubmission(requestId);
   try {
     const caller = await input.authenticate();
-    const body = await readJsonObject(input.request);
+    await admitBeforeBody(caller, scope);
+    const body = await readJsonObjectWithin(input.request, input.bodyLimit);
     const submission = readSubmission(input.kind, body);
-    await admitTask(caller, submission.model, [submission.prompt]);
+    admitTask(caller, submission.model, [submission.prompt]);
     const origin = await originOf(caller, submission);
     const channel = await taskChannel(caller, submission.model, origin?.channel_id);
     charge = priceTask(caller, submission.model, requestId, startedAt);
     await holdTaskCharge(caller, charge);
 
-    const rules = { accountFilter: optionBool("MjAccountFilterEnabled"), modeClear: optionBool("MjModeClearEnabled"), notifyUrl: notifyUrl(channel) };
-    const answer = await sendOnce(mjRequest(channel.target, input.path, upstreamBody(body, rules)), channel.target, submitTimeoutMs);
+    const rules = {
+      accountFilter: optionBool("MjAccountFilterEnabled"),
+      modeClear: optionBool("MjModeClearEnabled"),
+      notifyUrl: notifyUrl(channel),
+    };
+    const sent = upstreamBody(body, rules);
+    const { answer, target, keyIndex } = await sendWithChannelKeys(channel, {
+      send: (target) => sendOnce(mjRequest(target, input.path, sent), target, submitTimeoutMs),
+      deadAccount: noAccountReason,
+      fixedKeyIndex: origin?.key_index,
+    });
     const parsed = answer.status >= 200 && answer.status < 300 ? parseSubmitAnswer(answer.text) : undefined;
-    if (!parsed) throw upstreamAnswerError(answer, channel.target);
-    parsed.description = scrubMessage(parsed.description, channel.target);
+    if (!parsed) throw upstreamAnswerError(answer, target);
+    parsed.description = scrubMessage(parsed.description, target);
 
     const taken = parsed.code === SubmitCode.submitted || parsed.code === SubmitCode.inQueue;
     const mjId = submittedTaskId(parsed);
     const hook = typeof body.notifyHook === "string" && optionBool("MjNotifyEnabled") ? body.notifyHook : "";
-    const row = await insertDrawing({
+    const row = await drawings.insert({
       code: parsed.code,
       user_id: caller.userId,
       token_id: caller.tokenId,
@@ -111,18 +143,25 @@ export async function submitDrawing(input: DrawingSubmission): Promise<Response>
       quota: taken ? charge.quota : 0,
       request_id: taken ? requestId : "",
       notify_hook: hook,
+      key_index: keyIndex,
       properties: JSON.stringify(parsed.properties),
       ...initialState(parsed, submission.action),
     });
     if (taken) {
-      if (!(await settleTaskCharge(caller, charge, channel, `操作 ${submission.action}，ID ${mjId}`))) await setDrawingQuota(row.id, 0); // i18n-exempt: stored log text
+      const charged = await settleTaskCharge(caller, charge, channel, `操作 ${submission.action}，ID ${mjId}`); // i18n-exempt: stored log text
+      if (charged !== charge.quota) await drawings.setQuota(row.id, charged ?? 0);
     } else {
       await releaseTaskCharge(charge);
-      if (parsed.code === SubmitCode.noAccount) void disableChannelAutomatically(channel, parsed.description || "no available account");
+      // A multi-key channel's keys were disabled one by one (task-keys.ts); the last one takes the channel.
+      if (parsed.code === SubmitCode.noAccount && keyIndex < 0)
+        void disableChannelAutomatically(channel, parsed.description || "no available account");
     }
     return taskJson(200, { ...JSON.parse(answer.text), description: parsed.description }, requestId);
   } catch (error) {
     await releaseTaskCharge(charge);
+    await discardUnreadBody(input.request);
     return mjErrorResponse(error, input.translate, requestId);
+  } finally {
+    scope.flight.end();
   }
 }

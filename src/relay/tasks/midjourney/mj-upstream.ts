@@ -44,7 +44,12 @@ export function parseSubmitAnswer(text: string): SubmitAnswer | undefined {
     const parsed = JSON.parse(text) as Record<string, unknown>;
     if (!parsed || typeof parsed !== "object" || typeof parsed.code !== "number") return undefined;
     const properties = parsed.properties && typeof parsed.properties === "object" ? (parsed.properties as Record<string, unknown>) : {};
-    return { code: parsed.code, description: typeof parsed.description === "string" ? parsed.description : "", result: parsed.result, properties };
+    return {
+      code: parsed.code,
+      description: typeof parsed.description === "string" ? parsed.description : "",
+      result: parsed.result,
+      properties,
+    };
   } catch {
     return undefined;
   }

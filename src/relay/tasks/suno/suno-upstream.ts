@@ -8,7 +8,7 @@ import type { UpstreamRequest, UpstreamTarget } from "../../providers/adaptor.ts
 export const sunoActions = { music: "MUSIC", lyrics: "LYRICS" } as const;
 export type SunoAction = keyof typeof sunoActions;
 
-export const defaultMusicModel = "chirp-v3-0";
+const defaultMusicModel = "chirp-v3-0";
 
 export function sunoRequest(target: UpstreamTarget, path: string, body: unknown): UpstreamRequest {
   return {
@@ -22,7 +22,8 @@ export function sunoRequest(target: UpstreamTarget, path: string, body: unknown)
 /** The body sent upstream: music gets the default model version; lyrics need a prompt. */
 export function sunoBody(action: SunoAction, body: Record<string, unknown>): Record<string, unknown> {
   if (action === "lyrics") {
-    if (typeof body.prompt !== "string" || body.prompt.trim() === "") throw new AppError("invalid", "缺少 prompt 参数", undefined, { code: "prompt_missing" });
+    if (typeof body.prompt !== "string" || body.prompt.trim() === "")
+      throw new AppError("invalid", "缺少 prompt 参数", undefined, { code: "prompt_missing" });
     return { ...body };
   }
   const sent = { ...body };
@@ -32,7 +33,9 @@ export function sunoBody(action: SunoAction, body: Record<string, unknown>): Rec
 
 /** The texts of a submission the sensitive-word check reads. */
 export function sunoPrompts(body: Record<string, unknown>): string[] {
-  return ["prompt", "gpt_description_prompt", "tags", "title"].map((field) => body[field]).filter((value): value is string => typeof value === "string");
+  return ["prompt", "gpt_description_prompt", "tags", "title"]
+    .map((field) => body[field])
+    .filter((value): value is string => typeof value === "string");
 }
 
 export type SunoAnswer = { code: string; message: string; data: unknown };

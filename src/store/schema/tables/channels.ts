@@ -1,4 +1,4 @@
-// Upstream provider channels and their abilities (spec §3 Channel). An ability row says
+// Upstream provider channels and their abilities (docs/COMPATIBILITY.md, Channel types). An ability row says
 // "channel C serves model M for group G" with the channel's priority and weight copied in, so
 // channel selection reads one indexed table (or its cached copy) instead of parsing CSV fields.
 import type { Kit } from "../kit.ts";
@@ -38,7 +38,18 @@ export const defineChannels = (k: Kit) =>
       tag: k.varchar("tag", 64),
       /** JSON text: force_format, thinking_to_content, proxy. */
       setting: k.text("setting").notNull().default(""),
+      /**
+       * JSON text in new-api's shape: is_multi_key (the key column then holds one key per line),
+       * multi_key_mode ("random" | "polling"), and per key index its status (2 disabled by hand,
+       * 3 automatically; absent = enabled), disabled reason and time.
+       */
+      channel_info: k.text("channel_info").notNull().default(""),
       max_input_tokens: k.int("max_input_tokens").notNull().default(0),
+      /** Quota its requests cost that the users' balances could not pay (the balance stops at zero). */
+      uncollected_quota: k.bigint("uncollected_quota").notNull().default(0),
+      /** Answers whose reported completion exceeded the request's max_tokens, and when the last came. */
+      over_limit_count: k.int("over_limit_count").notNull().default(0),
+      over_limit_at: k.bigint("over_limit_at").notNull().default(0),
     },
     (table) => [
       k.index("channels_name_index").on(table.name),

@@ -1,4 +1,4 @@
-// Usage, top-up, admin and system log entries (spec §3 Log entry). The indexes follow the log
+// Usage, top-up, admin and system log entries (docs/COMPATIBILITY.md, Log types). The indexes follow the log
 // page's filters: a time range, narrowed by user, type, model, token, channel or group.
 import type { Kit } from "../kit.ts";
 
@@ -9,7 +9,7 @@ export const defineLogs = (k: Kit) =>
       id: k.id(),
       user_id: k.int("user_id").notNull().default(0),
       created_at: k.bigint("created_at").notNull().default(0),
-      /** 1 top-up, 2 consumption, 3 admin, 4 system (0 reads as consumption). */
+      /** 1 top-up, 2 consumption, 3 admin, 4 system, 5 a refused or failed relay call (0 reads as consumption). */
       type: k.int("type").notNull().default(0),
       content: k.text("content").notNull().default(""),
       username: k.varchar("username", 64).notNull().default(""),
@@ -29,6 +29,8 @@ export const defineLogs = (k: Kit) =>
       other: k.text("other").notNull().default(""),
       /** Relay request id; unique so one request can never be settled twice. */
       request_id: k.varchar("request_id", 64),
+      /** The client's address (relay calls: consumption and error entries), shown to admins only. */
+      ip: k.varchar("ip", 64).notNull().default(""),
     },
     (table) => [
       k.index("logs_created_at_index").on(table.created_at),
@@ -41,6 +43,7 @@ export const defineLogs = (k: Kit) =>
       k.index("logs_username_created_index").on(table.username, table.created_at),
       k.index("logs_channel_created_index").on(table.channel_id, table.created_at),
       k.index("logs_group_created_index").on(table.group, table.created_at),
+      k.index("logs_ip_created_index").on(table.ip, table.created_at),
       k.uniqueIndex("logs_request_id_unique").on(table.request_id),
     ],
   );

@@ -22,10 +22,7 @@ export const defineTopUps = (k: Kit) =>
       /** pending, success, failed, review. */
       status: k.varchar("status", 32).notNull().default("pending"),
     },
-    (table) => [
-      k.uniqueIndex("top_ups_trade_no_unique").on(table.trade_no),
-      k.index("top_ups_user_id_index").on(table.user_id),
-    ],
+    (table) => [k.uniqueIndex("top_ups_trade_no_unique").on(table.trade_no), k.index("top_ups_user_id_index").on(table.user_id)],
   );
 
 export const defineQuotaData = (k: Kit) =>

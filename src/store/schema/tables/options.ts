@@ -1,4 +1,4 @@
-// Operator settings as key/value text pairs (spec §3 Option). The meaning, default and validation
+// Operator settings as key/value text pairs (docs/COMPATIBILITY.md, Option keys). The meaning, default and validation
 // of each key lives in services/options/option-registry.ts.
 import type { Kit } from "../kit.ts";
 

@@ -1,4 +1,4 @@
-// Redemption codes (spec §3 Redemption).
+// Redemption codes: a key worth some quota, redeemed once (new-api's columns).
 import type { Kit } from "../kit.ts";
 
 export const defineRedemptions = (k: Kit) =>
@@ -18,8 +18,5 @@ export const defineRedemptions = (k: Kit) =>
       used_user_id: k.int("used_user_id").notNull().default(0),
       deleted_at: k.bigint("deleted_at"),
     },
-    (table) => [
-      k.uniqueIndex("redemptions_key_unique").on(table.key),
-      k.index("redemptions_name_index").on(table.name),
-    ],
+    (table) => [k.uniqueIndex("redemptions_key_unique").on(table.key), k.index("redemptions_name_index").on(table.name)],
   );

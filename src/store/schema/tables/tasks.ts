@@ -1,7 +1,8 @@
-// Drawing (Midjourney) tasks and other asynchronous tasks such as Suno (spec §3 Drawing task,
-// Async task). Besides the spec's fields a row knows how it was paid for: the token and the
+// Drawing (Midjourney) tasks and other asynchronous tasks such as Suno (new-api's
+// task columns). Besides those fields a row knows how it was paid for: the token and the
 // relay request id of its charge (the consumption log carries the same request id), and whether
 // that charge was refunded, so a failed or timed-out task is refunded exactly once.
+import { sql } from "drizzle-orm";
 import type { Kit } from "../kit.ts";
 
 export const defineMidjourneys = (k: Kit) =>
@@ -35,12 +36,16 @@ export const defineMidjourneys = (k: Kit) =>
       refunded: k.bool("refunded").notNull().default(false),
       /** The client's own callback URL, called when the task changes (MjNotifyEnabled). */
       notify_hook: k.text("notify_hook").notNull().default(""),
+      /** Which key of a multi-key channel took the task (its follow-ups and polls use it); -1: the channel's own key. */
+      key_index: k.int("key_index").notNull().default(-1),
     },
     (table) => [
       k.index("midjourneys_user_id_index").on(table.user_id),
       k.index("midjourneys_mj_id_index").on(table.mj_id),
       k.index("midjourneys_submit_time_index").on(table.submit_time),
       k.index("midjourneys_progress_index").on(table.progress),
+      // What the poller picks (task-store.ts repeats this condition literally, so both stores use it).
+      k.index("midjourneys_unfinished_index").on(table.id).where(sql`status not in ('SUCCESS', 'FAILURE')`),
     ],
   );
 
@@ -70,6 +75,8 @@ export const defineTasks = (k: Kit) =>
       token_id: k.int("token_id").notNull().default(0),
       request_id: k.varchar("request_id", 64).notNull().default(""),
       refunded: k.bool("refunded").notNull().default(false),
+      /** Which key of a multi-key channel took the task (its polls use it); -1: the channel's own key. */
+      key_index: k.int("key_index").notNull().default(-1),
     },
     (table) => [
       k.index("tasks_task_id_index").on(table.task_id),
@@ -77,5 +84,6 @@ export const defineTasks = (k: Kit) =>
       k.index("tasks_platform_index").on(table.platform),
       k.index("tasks_submit_time_index").on(table.submit_time),
       k.index("tasks_progress_index").on(table.progress),
+      k.index("tasks_unfinished_index").on(table.id).where(sql`status not in ('SUCCESS', 'FAILURE')`),
     ],
   );

@@ -1,4 +1,4 @@
-// API tokens (sk- keys): quota, expiry, model and address limits, group (spec §3 Token).
+// API tokens (sk- keys): quota, expiry, model and address limits, group (docs/COMPATIBILITY.md, Token keys).
 import type { Kit } from "../kit.ts";
 
 export const defineTokens = (k: Kit, users: { id: any }) =>
@@ -28,6 +28,22 @@ export const defineTokens = (k: Kit, users: { id: any }) =>
       /** One address per line; empty means no limit. */
       allow_ips: k.text("allow_ips").notNull().default(""),
       group: k.varchar("group", 64).notNull().default(""),
+      /** Unix seconds until which the request inspector keeps this token's calls; 0 = off. */
+      capture_until: k.bigint("capture_until").notNull().default(0),
+      /** "" none, "day", "week" or "month": calendar periods in the gateway's time zone. */
+      quota_period: k.varchar("quota_period", 8).notNull().default(""),
+      /** Quota units a period may use; 0 none. */
+      period_quota: k.bigint("period_quota").notNull().default(0),
+      /** Used in the period starting at period_start (a settlement in a later period starts over). */
+      period_used_quota: k.bigint("period_used_quota").notNull().default(0),
+      /** Unix seconds: the start of the period period_used_quota counts. */
+      period_start: k.bigint("period_start").notNull().default(0),
+      /** Requests per minute; 0 none. */
+      rpm_limit: k.int("rpm_limit").notNull().default(0),
+      /** Prompt + completion tokens per minute (settled usage); 0 none. */
+      tpm_limit: k.bigint("tpm_limit").notNull().default(0),
+      /** Requests in flight; 0 none. */
+      concurrency_limit: k.int("concurrency_limit").notNull().default(0),
       deleted_at: k.bigint("deleted_at"),
     },
     (table) => [

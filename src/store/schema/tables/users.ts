@@ -1,4 +1,4 @@
-// Users: accounts, their balance (quota), invite data and per-user settings (spec §3 User).
+// Users: accounts, their balance (quota), invite data and per-user settings (new-api's columns).
 import { sql } from "drizzle-orm";
 import type { Kit } from "../kit.ts";
 
@@ -19,6 +19,8 @@ export const defineUsers = (k: Kit) =>
       wechat_id: k.varchar("wechat_id", 64).notNull().default(""),
       telegram_id: k.varchar("telegram_id", 64).notNull().default(""),
       linux_do_id: k.varchar("linux_do_id", 64).notNull().default(""),
+      /** The `sub` of the site's OpenID Connect provider (issue 28); accounts are matched by it alone. */
+      oidc_id: k.varchar("oidc_id", 255).notNull().default(""),
       /** SHA-256 of the system access token; the token itself is shown once when generated. */
       access_token: k.varchar("access_token", 64),
       quota: k.bigint("quota").notNull().default(0),
@@ -30,10 +32,12 @@ export const defineUsers = (k: Kit) =>
       aff_quota: k.bigint("aff_quota").notNull().default(0),
       aff_history_quota: k.bigint("aff_history_quota").notNull().default(0),
       inviter_id: k.int("inviter_id").notNull().default(0),
-      /** JSON text: notification preferences (spec §3 User setting). */
+      /** JSON text: notification preferences (docs/COMPATIBILITY.md, Notifications). */
       setting: k.text("setting").notNull().default(""),
       /** Bumped on password change, ban, role change and logout-everywhere: old sessions die. */
       session_version: k.int("session_version").notNull().default(0),
+      /** Unix seconds until which the request inspector keeps all this user's calls; 0 = off. */
+      capture_until: k.bigint("capture_until").notNull().default(0),
       created_at: k.bigint("created_at").notNull().default(0),
       /** Unix seconds of a soft delete; null while the account exists. */
       deleted_at: k.bigint("deleted_at"),
@@ -49,6 +53,7 @@ export const defineUsers = (k: Kit) =>
       k.uniqueIndex("users_wechat_id_unique").on(table.wechat_id).where(sql`wechat_id <> ''`),
       k.uniqueIndex("users_telegram_id_unique").on(table.telegram_id).where(sql`telegram_id <> ''`),
       k.uniqueIndex("users_linux_do_id_unique").on(table.linux_do_id).where(sql`linux_do_id <> ''`),
+      k.uniqueIndex("users_oidc_id_unique").on(table.oidc_id).where(sql`oidc_id <> ''`),
       k.index("users_group_index").on(table.group),
       k.index("users_deleted_at_index").on(table.deleted_at),
     ],
