@@ -143,17 +143,32 @@ const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 2) || 2);
 const logFolder = join(root, "tests", "artifacts", "steps");
 mkdirSync(logFolder, { recursive: true });
 
-type Outcome = { name: string; passed: number; failed: number; broken: boolean; seconds: number };
+type Outcome = { name: string; passed: number; failed: number; broken: boolean; seconds: number; failures: string[] };
+
+/** Each failed case's line with the error printed above it: CI keeps only the end of the output, so they are repeated there. */
+function failureExcerpts(output: string): string[] {
+  const lines = output.split("\n");
+  const excerpts: string[] = [];
+  let from = 0;
+  lines.forEach((line, index) => {
+    if (/^\s*\(pass\)|^\s*\(skip\)|^\S+\.test\.tsx?:$/.test(line)) from = index + 1;
+    if (!/^\s*\(fail\)/.test(line)) return;
+    excerpts.push(lines.slice(Math.max(from, index - 20), index + 1).join("\n"));
+    from = index + 1;
+  });
+  return excerpts;
+}
 
 /** Runs one step with its output kept in a file and printed whole when it ends, so steps run side by side stay readable. */
 async function runStep(step: Step): Promise<Outcome> {
   const started = performance.now();
-  const outcome = (passed: number, failed: number, broken: boolean): Outcome => ({
+  const outcome = (passed: number, failed: number, broken: boolean, failures: string[] = []): Outcome => ({
     name: step.name,
     passed,
     failed,
     broken,
     seconds: (performance.now() - started) / 1000,
+    failures,
   });
   const verdict = step.when?.() ?? true;
   if (verdict !== true) {
@@ -189,7 +204,7 @@ async function runStep(step: Step): Promise<Outcome> {
     const fail = /^\s*(\d+) fail$/m.exec(output);
     // A runner that failed without a count (a crash, a file that did not load) is one failure.
     const failures = Number(fail?.[1] ?? 0) + (child.exitCode !== 0 && !fail ? 1 : 0);
-    return outcome(Number(pass?.[1] ?? 0), failures, child.exitCode !== 0);
+    return outcome(Number(pass?.[1] ?? 0), failures, child.exitCode !== 0, failureExcerpts(output));
   })();
   process.stdout.write(`\n== ${step.name}: ${commandLine}\n${output}`);
   console.log(`== ${step.name}: ${result.broken ? "FAILED" : "done"} in ${result.seconds.toFixed(0)} s`);
@@ -230,6 +245,9 @@ const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
 const brokenSteps = outcomes.filter((outcome) => outcome.broken).map((outcome) => outcome.name);
 console.log(`\nsteps: ${outcomes.map((outcome) => `${outcome.name} ${outcome.seconds.toFixed(0)} s`).join(", ")}`);
 console.log(`whole run: ${((performance.now() - began) / 60000).toFixed(1)} min (${jobs} suites at a time; TEST_JOBS changes it)`);
+for (const outcome of outcomes.filter((each) => each.failures.length)) {
+  console.log(`\n== failed in ${outcome.name}:\n${outcome.failures.join("\n--\n")}`);
+}
 if (brokenSteps.length) console.log(`\nfailing steps: ${brokenSteps.join(", ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && brokenSteps.length === 0 ? 0 : 1);
