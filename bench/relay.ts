@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildAssetsIfStale } from "../src/build/build-assets.ts";
 import { buildExecutable } from "../src/build/build-executable.ts";
+import { ensureDebianPackages } from "../tests/helpers/apt-install.ts";
 import { writePerformanceSection } from "./performance-doc.ts";
 import type { LedgerCost } from "./relay-ledger.ts";
 import { traceMemory } from "./relay-memory.ts";
@@ -36,8 +37,13 @@ async function run(command: string[], cwd: string, env: Record<string, string | 
   if ((await child.exited) !== 0) throw new Error(`${command.join(" ")} failed`);
 }
 
-/** The harness has its own dependencies (autocannon, Portkey, its bun); installed on first use. */
+/**
+ * The harness has its own dependencies (autocannon, Portkey, its bun), installed on first use, and
+ * wants Debian's wrk: autocannon reports latency only in whole milliseconds, and the memory trace
+ * drives its load with wrk alone.
+ */
 async function ensureHarnessInstalled(): Promise<void> {
+  if (!Bun.which("wrk")) ensureDebianPackages(["wrk"], "/usr/bin/wrk");
   if (existsSync(join(harness, "node_modules", ".bin", "autocannon"))) return;
   console.log("installing the bench harness dependencies (first run)...");
   await run(["npm", "ci", "--no-audit", "--no-fund"], harness);
