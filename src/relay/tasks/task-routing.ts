@@ -9,10 +9,12 @@ import { channelIndex, currentChannelIndex } from "../caches/channel-cache.ts";
 import { ChannelStatus, type ChannelSnapshot } from "../channels/channel-snapshot.ts";
 import { enforceModelRateLimit, modelRateLimitEnabled } from "../guards/model-rate-limit.ts";
 import { admitTokenRequest, reserveTaskMinute } from "../guards/token-rate-limits.ts";
-import { Flight } from "../in-flight.ts";
+import { beginFlight, type Flight } from "../in-flight.ts";
 import { refuseSensitiveWords } from "../guards/sensitive-words.ts";
 import { refuseEmptyBalance } from "../../services/billing/quota-holds.ts";
 import { authorizeModel, selectFirstChannel } from "../pipeline/relay-pipeline.ts";
+import { serverStoppingMessage } from "../pipeline/relay-errors.ts";
+import type { PlainAnswer } from "../upstream/send-once.ts";
 import type { RelayCaller } from "../relay-context.ts";
 
 /**
@@ -30,14 +32,27 @@ export async function admitBeforeBody(caller: RelayCaller, scope: SubmissionScop
 }
 
 /**
- * What ends with a submission (the token's slot, its place in the minute). A Flight of its own,
- * outside the relay's set: a stopping server does not wait for submissions (tasks are followed by
- * polling, and a submission's hold ends in its own settle or release).
+ * What ends with a submission (the token's slot, its place in the minute): a Flight in the relay's
+ * set, so a stopping server refuses new submissions (`beginSubmission` gives undefined) and waits
+ * for those in progress through its grace period. Past it, the cut aborts the upstream call still
+ * waiting (`cut`), and the submission gives its hold back and answers 503 (`refuseIfCut`).
  */
-export type SubmissionScope = { requestId: string; flight: Flight };
+export type SubmissionScope = { requestId: string; flight: Flight; cut: AbortSignal };
 
-export function beginSubmission(requestId: string): SubmissionScope {
-  return { requestId, flight: new Flight() };
+export function beginSubmission(requestId: string): SubmissionScope | undefined {
+  const flight = beginFlight();
+  if (!flight) return undefined;
+  const cut = new AbortController();
+  flight.onCut(async () => cut.abort());
+  return { requestId, flight, cut: cut.signal };
+}
+
+/** The refusal of a submission that came while the server stops. */
+export const serverStopping = () => new AppError("unavailable", serverStoppingMessage);
+
+/** An upstream call that failed because the stopping server cut it is the server's 503, not the upstream's fault. */
+export function refuseIfCut(scope: SubmissionScope, answer: PlainAnswer): void {
+  if (answer.status === 0 && scope.cut.aborted) throw serverStopping();
 }
 
 /** Once the body is read: the token may use the action's model, and the prompts' sensitive words. */

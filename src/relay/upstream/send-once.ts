@@ -1,6 +1,7 @@
 // One plain upstream call read to the end: for channel management (model lists, balances),
 // credential exchanges and task polls, not the relay's hot path, which streams. Network failures
-// come back as a sanitised reason, never as an exception carrying the upstream address. With a
+// come back as a sanitised reason, never as an exception carrying the upstream address (as does a
+// call given up through `cancel`). With a
 // byte limit, an answer longer than it is cut off unread (`tooLarge`, status 0).
 import type { Bytes, ProviderAdaptor, UpstreamRequest, UpstreamTarget } from "../providers/adaptor.ts";
 import { readWithin } from "./read-within.ts";
@@ -15,9 +16,11 @@ export async function sendOnce(
   timeoutMs: number,
   transport?: Pick<ProviderAdaptor, "send">,
   limitBytes?: number,
+  cancel?: AbortSignal,
 ): Promise<PlainAnswer> {
   try {
-    const response = await sendUpstream(transport, request, target, AbortSignal.timeout(timeoutMs));
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const response = await sendUpstream(transport, request, target, cancel ? AbortSignal.any([deadline, cancel]) : deadline);
     const bytes = limitBytes === undefined ? new Uint8Array(await response.arrayBuffer()) : await readWithin(response, limitBytes);
     if (!bytes) {
       return { status: 0, text: "", contentType: "", bytes: new Uint8Array(), failure: `answer over ${limitBytes} bytes`, tooLarge: true };

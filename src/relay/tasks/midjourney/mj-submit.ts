@@ -32,7 +32,7 @@ import { holdTaskCharge, priceTask, releaseTaskCharge, settleTaskCharge, type Ta
 import { mjErrorResponse, taskJson, upstreamAnswerError } from "../task-replies.ts";
 import { readJsonObjectWithin } from "../../request/json-body.ts";
 import { sendWithChannelKeys } from "../task-keys.ts";
-import { admitBeforeBody, admitTask, beginSubmission, taskChannel } from "../task-routing.ts";
+import { admitBeforeBody, admitTask, beginSubmission, refuseIfCut, serverStopping, taskChannel } from "../task-routing.ts";
 import { readSubmission, type Submission, type SubmitKind } from "./mj-actions.ts";
 import {
   mjRequest,
@@ -102,6 +102,7 @@ export async function submitDrawing(input: DrawingSubmission): Promise<Response>
   let charge: TaskCharge | undefined;
   const scope = beginSubmission(requestId);
   try {
+    if (!scope) throw serverStopping();
     const caller = await input.authenticate();
     await admitBeforeBody(caller, scope);
     const body = await readJsonObjectWithin(input.request, input.bodyLimit);
@@ -119,10 +120,11 @@ export async function submitDrawing(input: DrawingSubmission): Promise<Response>
     };
     const sent = upstreamBody(body, rules);
     const { answer, target, keyIndex } = await sendWithChannelKeys(channel, {
-      send: (target) => sendOnce(mjRequest(target, input.path, sent), target, submitTimeoutMs),
+      send: (target) => sendOnce(mjRequest(target, input.path, sent), target, submitTimeoutMs, undefined, undefined, scope.cut),
       deadAccount: noAccountReason,
       fixedKeyIndex: origin?.key_index,
     });
+    refuseIfCut(scope, answer);
     const parsed = answer.status >= 200 && answer.status < 300 ? parseSubmitAnswer(answer.text) : undefined;
     if (!parsed) throw upstreamAnswerError(answer, target);
     parsed.description = scrubMessage(parsed.description, target);
@@ -162,6 +164,6 @@ export async function submitDrawing(input: DrawingSubmission): Promise<Response>
     await discardUnreadBody(input.request);
     return mjErrorResponse(error, input.translate, requestId);
   } finally {
-    scope.flight.end();
+    scope?.flight.end();
   }
 }

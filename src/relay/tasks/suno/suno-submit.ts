@@ -18,7 +18,7 @@ import { readJsonObjectWithin } from "../../request/json-body.ts";
 import { holdTaskCharge, priceTask, releaseTaskCharge, settleTaskCharge, type TaskCharge } from "../task-charge.ts";
 import { sunoErrorResponse, taskJson, upstreamAnswerError } from "../task-replies.ts";
 import { sendWithChannelKeys } from "../task-keys.ts";
-import { admitBeforeBody, admitTask, beginSubmission, taskChannel } from "../task-routing.ts";
+import { admitBeforeBody, admitTask, beginSubmission, refuseIfCut, serverStopping, taskChannel } from "../task-routing.ts";
 import { parseSunoAnswer, sunoActions, sunoBody, sunoPrompts, sunoRequest, type SunoAction } from "./suno-upstream.ts";
 
 const submitTimeoutMs = 60_000;
@@ -38,6 +38,7 @@ export async function submitSuno(input: SunoSubmission): Promise<Response> {
   let charge: TaskCharge | undefined;
   const scope = beginSubmission(requestId);
   try {
+    if (!scope) throw serverStopping();
     const caller = await input.authenticate();
     const action = input.action.toLowerCase();
     if (!Object.hasOwn(sunoActions, action))
@@ -58,9 +59,11 @@ export async function submitSuno(input: SunoSubmission): Promise<Response> {
     await holdTaskCharge(caller, charge);
 
     const { answer, target, keyIndex } = await sendWithChannelKeys(channel, {
-      send: (target) => sendOnce(sunoRequest(target, `/suno/submit/${action}`, sent), target, submitTimeoutMs),
+      send: (target) =>
+        sendOnce(sunoRequest(target, `/suno/submit/${action}`, sent), target, submitTimeoutMs, undefined, undefined, scope.cut),
       fixedKeyIndex: origin?.key_index,
     });
+    refuseIfCut(scope, answer);
     const parsed = parseSunoAnswer(answer.text);
     if (!parsed) throw upstreamAnswerError(answer, target);
     const taskId = typeof parsed.data === "string" ? parsed.data : "";
@@ -94,6 +97,6 @@ export async function submitSuno(input: SunoSubmission): Promise<Response> {
     await discardUnreadBody(input.request);
     return sunoErrorResponse(error, input.translate, requestId);
   } finally {
-    scope.flight.end();
+    scope?.flight.end();
   }
 }
