@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiSession, newUserSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { createTestStore, testDialect } from "../helpers/test-store.ts";
+import { sharedRedisEnv } from "../helpers/shared-redis-env.ts";
 
 const chromeOnMac = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const safariOnIphone =
@@ -123,9 +124,7 @@ describe("ending sessions", () => {
     "a session ended on one instance ends on the other",
     async () => {
       const store = await createTestStore();
-      const env: Record<string, string> = process.env.TEST_REDIS_URL
-        ? { REDIS_CONN_STRING: process.env.TEST_REDIS_URL, REDIS_KEY_PREFIX: `switchyard-test-${crypto.randomUUID()}:` }
-        : { SYNC_FREQUENCY: "1" };
+      const env: Record<string, string> = process.env.TEST_REDIS_URL ? sharedRedisEnv() : { SYNC_FREQUENCY: "1" };
       const first = await startTestServer({ store, env });
       const second = await startTestServer({ store, env });
       try {

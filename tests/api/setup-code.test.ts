@@ -4,7 +4,7 @@
 // changes. The remote address comes from X-Forwarded-For (TRUST_PROXY), as behind a proxy.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiSession, rootPassword } from "../helpers/api-session.ts";
-import { printedSetupCode } from "../helpers/setup-code.ts";
+import { awaitSetupCode } from "../helpers/setup-code.ts";
 import { createTestStore, type TestStore } from "../helpers/test-store.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 
@@ -25,7 +25,7 @@ const login = (body: Record<string, unknown>, headers: Record<string, string> = 
 beforeAll(async () => {
   store = await createTestStore();
   server = await startTestServer({ store, env: { TRUST_PROXY: "true" } });
-  code = printedSetupCode(server.output())!;
+  code = (await awaitSetupCode(server.output))!;
 });
 afterAll(async () => {
   await server?.stop();
@@ -86,7 +86,7 @@ describe("the setup code", () => {
     await server.stop();
     server = await startTestServer({ store });
     // The same pending code is printed again at each start.
-    expect(printedSetupCode(server.output())).toBe(code);
+    expect(await awaitSetupCode(server.output)).toBe(code);
     expect((await login({ username: "root", password: "123456" }, { "x-forwarded-for": "127.0.0.1" })).result.body.message).toBe(missing);
     expect((await login({ username: "root", password: "123456" }, { "x-real-ip": "10.1.1.1" })).result.body.message).toBe(missing);
     expect((await login({ username: "root", password: "123456" }, {})).result.body.success).toBe(true);
@@ -119,7 +119,7 @@ describe("the setup code", () => {
     await store.query("update users set password = ? where username = 'root'", bcrypt);
     const { result } = await login({ username: "root", password: "123456" });
     expect(result.body.message).toBe(missing);
-    const fresh = printedSetupCode(server.output());
+    const fresh = await awaitSetupCode(server.output, code);
     expect(fresh).toBeDefined();
     expect(fresh).not.toBe(code);
     expect((await login({ username: "root", password: "123456", setup_code: code })).result.body.message).toBe(wrong);
@@ -132,7 +132,7 @@ describe("guessing the setup code", () => {
     const limitedStore = await createTestStore();
     const limited = await startTestServer({ store: limitedStore, env: { TRUST_PROXY: "true", CRITICAL_RATE_LIMIT: "3" } });
     try {
-      const right = printedSetupCode(limited.output());
+      const right = await awaitSetupCode(limited.output);
       const attempt = (address: string, setup_code: string) =>
         new ApiSession(limited.url).post(
           "/api/user/login",

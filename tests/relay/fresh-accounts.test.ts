@@ -10,6 +10,7 @@ import { ApiSession, rootSession } from "../helpers/api-session.ts";
 import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { createTestStore, testDialect, type TestStore } from "../helpers/test-store.ts";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
+import { sharedRedisEnv } from "../helpers/shared-redis-env.ts";
 
 const twoInstances = testDialect === "pg" && Boolean(process.env.TEST_REDIS_URL);
 
@@ -23,8 +24,7 @@ describe(twoInstances ? "fresh accounts on two instances" : "fresh accounts on o
     upstream = await startUpstream();
     // Resyncs far apart: whatever works here works without waiting for one.
     const env: Record<string, string> = { SYNC_FREQUENCY: "600" };
-    if (twoInstances)
-      Object.assign(env, { REDIS_CONN_STRING: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: `fresh-${crypto.randomUUID()}:` });
+    if (twoInstances) Object.assign(env, sharedRedisEnv("fresh"));
     servers = [await startTestServer({ store, env })];
     if (twoInstances) servers.push(await startTestServer({ store, env }));
   });

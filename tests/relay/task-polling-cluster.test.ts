@@ -12,6 +12,7 @@ import { startMidjourneyUpstream, type MidjourneyUpstream } from "../fixtures/mi
 import { addToken } from "../helpers/relay-world.ts";
 import { balances, charged, chargedEverywhere, eventually, relayCall } from "../helpers/task-helpers.ts";
 import { ChannelType } from "../../src/services/channels/channel-types.ts";
+import { sharedRedisEnv } from "../helpers/shared-redis-env.ts";
 
 setDefaultTimeout(90_000);
 
@@ -28,8 +29,7 @@ describe.if(enabled)("the task poller on two instances sharing PostgreSQL and Re
     store = await createTestStore();
     mj = await startMidjourneyUpstream({ secrets: ["twin-mj"], finishAfterMs: 200 });
     const env = {
-      REDIS_CONN_STRING: process.env.TEST_REDIS_URL!,
-      REDIS_KEY_PREFIX: `switchyard-test-${crypto.randomUUID()}:`,
+      ...sharedRedisEnv(),
       TASK_POLL_INTERVAL: "1",
     };
     first = await startTestServer({ store, env });

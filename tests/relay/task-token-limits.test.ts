@@ -69,7 +69,8 @@ describe("refunds and the period", () => {
 
   test("a refund of a charge from an earlier period leaves the current period's sum alone", async () => {
     const token = await addToken(user.session, { name: "refund-before", quota_period: "day", period_quota: 10 * imagine });
-    mj.finishAfterMs = 3_000;
+    // Long enough for the log to be moved back before the poller sees the failure, however busy the machine.
+    mj.finishAfterMs = 8_000;
     try {
       const kept = await submit("/mj/submit/imagine", { prompt: "a kept owl" }, token.key);
       const failed = await submit("/mj/submit/imagine", { prompt: "an owl [fail]" }, token.key);
@@ -116,7 +117,8 @@ describe("rate limits on the task routes", () => {
 
   test("requests in flight on /mj/submit/imagine: never more submissions at once than the limit, and the slots come back", async () => {
     const token = await addToken(user.session, { name: "mj-conc", concurrency_limit: 2 });
-    mj.holdSubmits(500);
+    // Held long enough that every submission arrives while the first two run, however busy the machine.
+    mj.holdSubmits(2000);
     try {
       const answers = await Promise.all(
         Array.from({ length: 6 }, (_, index) => submit("/mj/submit/imagine", { prompt: `dog ${index}` }, token.key)),
@@ -139,7 +141,7 @@ describe("rate limits on the task routes", () => {
 
   test("tokens per minute on /mj/submit/imagine: a submission needs room in the minute, and leaves it as it was", async () => {
     const token = await addToken(user.session, { name: "mj-tpm", tpm_limit: 1 });
-    mj.holdSubmits(300);
+    mj.holdSubmits(2000);
     let answers: Awaited<ReturnType<typeof submit>>[];
     try {
       answers = await Promise.all([1, 2, 3].map((index) => submit("/mj/submit/imagine", { prompt: `bird ${index}` }, token.key)));

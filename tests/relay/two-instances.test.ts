@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server.ts";
 import { createTestStore, testDialect, type TestStore } from "../helpers/test-store.ts";
 import { startUpstream, type Upstream } from "../fixtures/openai-upstream.ts";
 import { addChannel, addToken, n, openai, postRelay, reservedFor, setOptions, type RelayWorld } from "../helpers/relay-world.ts";
+import { sharedRedisEnv } from "../helpers/shared-redis-env.ts";
 
 setDefaultTimeout(60_000);
 
@@ -33,8 +34,7 @@ describe.if(enabled)("two instances sharing PostgreSQL and Redis", () => {
     mail = await startMailCatcher();
     // A prefix of this run's own, so marks and locks of other runs sharing the Redis do not count.
     env = {
-      REDIS_CONN_STRING: process.env.TEST_REDIS_URL!,
-      REDIS_KEY_PREFIX: `switchyard-test-${crypto.randomUUID()}:`,
+      ...sharedRedisEnv(),
       STREAMING_TIMEOUT: "60",
     };
     first = await startTestServer({ store, env });

@@ -20,6 +20,7 @@ const graceSeconds = 2 * hour;
 const chunkSize = 200;
 const lockKey = "dashboard-rollup:lock";
 const lastKey = "dashboard-rollup:last";
+const dueKey = "dashboard-rollup:due";
 // Long enough to outlive any interval; lost (a restart of a memory store) means "stale".
 const lastKeptSeconds = 30 * 24 * hour;
 
@@ -84,6 +85,8 @@ export function refreshQuotaData(): Promise<RollupResult> {
     await writeBuckets(rows);
     const at = nowSeconds();
     await shared.set(lastKey, String(at), lastKeptSeconds);
+    // Any refresh (the button, a stale dashboard) counts as the schedule's: the job's next one is an interval later.
+    await shared.set(dueKey, String(at), dueMarkSeconds());
     return { from, buckets: rows.length, at };
   });
 }
@@ -94,10 +97,12 @@ export function refreshQuotaData(): Promise<RollupResult> {
  */
 export async function refreshQuotaDataWhenDue(): Promise<void> {
   if (!optionBool("DataExportEnabled")) return;
-  const interval = rollupIntervalMinutes() * 60;
-  if (!(await shared.setIfAbsent("dashboard-rollup:due", String(nowSeconds()), Math.max(1, interval - 5)))) return;
+  if (!(await shared.setIfAbsent(dueKey, String(nowSeconds()), dueMarkSeconds()))) return;
   await refreshQuotaData();
 }
+
+/** How long the mark of a refresh keeps the job from refreshing again (a little under the interval, so a tick is not missed). */
+const dueMarkSeconds = () => Math.max(1, rollupIntervalMinutes() * 60 - 5);
 
 /** The rollup schedule the dashboard tells its readers: minutes between refreshes. */
 export function rollupIntervalMinutes(): number {
