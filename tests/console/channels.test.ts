@@ -113,11 +113,14 @@ describe("channel page", () => {
       expect(await priorities()).toEqual([0, 0]);
       // Accepting it sets the priority of every channel of the tag.
       await tagPriority.fill("7");
+      const tableBeforeSave = await page.locator("#channel-table").elementHandle();
       await tagPriority.press("Enter");
       await answerConfirmation(page);
       for (let tries = 0; tries < 50 && (await priorities()).join() !== "7,7"; tries++) await Bun.sleep(100);
       expect(await priorities()).toEqual([7, 7]);
-      // The save refreshes the table; a menu opened before that refresh lands would be replaced.
+      // The save refreshes the table (the field got its focus back from the dialog, but its value
+      // was sent: the refresh is not put off); a menu opened before that refresh lands would be replaced.
+      await page.waitForFunction((table) => !table?.isConnected, tableBeforeSave);
       await page.waitForFunction(
         () => (document.querySelector('tr[data-tag-row="team-x"] input[name="priority"]') as HTMLInputElement | null)?.value === "7",
       );
@@ -267,7 +270,10 @@ describe("channel page", () => {
     await step(page, "priority-in-place", async () => {
       // A field filled before the test's table refresh landed would have been swapped away (waited above).
       await rowOf(id).locator('input[name="priority"]').fill("7");
+      const tableBeforeSave = await page.locator("#channel-table").elementHandle();
       await rowOf(id).locator('input[name="priority"]').press("Tab");
+      // The save reloads the table: the next step types into the reloaded one.
+      await page.waitForFunction((table) => !table?.isConnected, tableBeforeSave);
       const priority = async () =>
         Number((await server.store.query<{ priority: number }>("select priority from channels where id = ?", id))[0]!.priority);
       for (let tries = 0; tries < 50 && (await priority()) !== 7; tries++) await page.waitForTimeout(100);
