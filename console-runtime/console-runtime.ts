@@ -19,7 +19,6 @@ import type { Language } from "../src/i18n/languages.ts";
 import { installTestAllChannels } from "./test-all-channels.ts";
 import { installTimeZone } from "./time-zone.ts";
 import { showToast } from "./toasts.ts";
-import { installTypingGuard } from "./typing-guard.ts";
 
 async function logout(): Promise<void> {
   try {
@@ -124,7 +123,6 @@ function start(): void {
   applyNeverSwitches(document);
   document.addEventListener("htmx:afterSwap", (event) => applyNeverSwitches(event.target as HTMLElement));
   installHtmx();
-  installTypingGuard();
   installDropdownClosing();
   installColumnChoosers();
   installNewYear();
